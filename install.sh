@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# jbeam: install what is missing (Erlang/OTP 25, liburing, cmake, pcre2 via apt-get when root),
+# build everything, and run a demo program on jbeam.
+set -euo pipefail
+cd "$(dirname "$0")"
+. ./scripts/env.sh
+
+need=()
+command -v erl >/dev/null 2>&1 || need+=(erlang-base erlang-dev erlang-src)
+[ -f /usr/lib/erlang/lib/erts-*/src/init.erl ] 2>/dev/null || true
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+[ -e /usr/include/liburing.h ] || need+=(liburing-dev)
+[ -e /usr/include/pcre2.h ] || need+=(libpcre2-dev)
+command -v mvn >/dev/null 2>&1 || need+=(maven)
+command -v gcc >/dev/null 2>&1 || need+=(gcc)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "installing: ${need[*]}"
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"
+  else
+    echo "missing packages (run as root to install): ${need[*]}" >&2
+    exit 1
+  fi
+fi
+[ -x "$JAVA_HOME/bin/java" ] || { echo "Java 25 not found at $JAVA_HOME (set JBEAM_JAVA_HOME)" >&2; exit 1; }
+
+mvn -q -B package -DskipTests
+echo "--- demo: bin/jbeam -noshell -eval 'io:format(\"~p~n\", [lists:sum(lists:seq(1,100))]), halt().'"
+bin/jbeam -noshell -eval 'io:format("~p~n", [lists:sum(lists:seq(1,100))]), halt().'

@@ -1,0 +1,39 @@
+package org.jbeam.runtime;
+
+import org.jbeam.term.*;
+
+/**
+ * An Erlang exception in flight: class ({@code error}, {@code exit}, {@code throw}), reason, and
+ * the stack trace term once built. BIFs throw it (usually via {@link #badarg()}); the interpreter
+ * catches it, adds the failing BIF's frame and the Erlang stack, and unwinds to a catch.
+ * No Java stack trace is captured (these are control flow, not bugs).
+ */
+public final class ErlangException extends RuntimeException {
+    public static final EAtom ERROR = EAtom.ERROR, EXIT = EAtom.of("exit"), THROW = EAtom.THROW;
+
+    public final EAtom cls;
+    public final Term reason;
+    /** Arguments of the failing call for the stack trace ({@code erlang:error/2} args), or null. */
+    public Term args;
+    /** Extra frame info such as {@code [{error_info, Map}]}, or null. */
+    public Term errorInfo;
+    /** The built stack trace term (list), once the interpreter has built it. */
+    public Term stacktrace;
+
+    public ErlangException(EAtom cls, Term reason) {
+        super(null, null, false, false);
+        this.cls = cls;
+        this.reason = reason;
+    }
+
+    @Override public String getMessage() { return cls.name + ":" + reason; }
+
+    public static ErlangException error(Term reason) { return new ErlangException(EAtom.ERROR, reason); }
+    public static ErlangException exit(Term reason) { return new ErlangException(EXIT, reason); }
+    public static ErlangException thrown(Term reason) { return new ErlangException(EAtom.THROW, reason); }
+    public static ErlangException badarg() { return error(EAtom.BADARG); }
+    public static ErlangException badarith() { return error(EAtom.BADARITH); }
+    public static ErlangException systemLimit() { return error(EAtom.SYSTEM_LIMIT); }
+    public static ErlangException badmap(Term t) { return error(ETuple.of(EAtom.BADMAP, t)); }
+    public static ErlangException badkey(Term k) { return error(ETuple.of(EAtom.BADKEY, k)); }
+}

@@ -1,0 +1,116 @@
+package org.jbeam.term;
+
+/**
+ * Prints terms the way {@code io:format("~w")} and {@code erlang:display/1} do. Used for
+ * runtime-generated text (error messages, erlang:display); Erlang code formats through OTP's io_lib.
+ */
+public final class TermPrinter {
+    private TermPrinter() {}
+
+    public static String print(Term t) {
+        StringBuilder sb = new StringBuilder();
+        print(sb, t);
+        return sb.toString();
+    }
+
+    public static void print(StringBuilder sb, Term t) {
+        switch (t) {
+            case ESmall s -> sb.append(s.value);
+            case EBig b -> sb.append(b.value);
+            case EFloat f -> sb.append(FloatFormat.shortest(f.value));
+            case EAtom a -> atom(sb, a);
+            case ENil n -> sb.append("[]");
+            case ECons c -> {
+                sb.append('[');
+                Term x = c;
+                boolean first = true;
+                while (x instanceof ECons cc) {
+                    if (!first) sb.append(',');
+                    print(sb, cc.head);
+                    first = false;
+                    x = cc.tail;
+                }
+                if (!(x instanceof ENil)) { sb.append('|'); print(sb, x); }
+                sb.append(']');
+            }
+            case ETuple tu -> {
+                sb.append('{');
+                for (int i = 0; i < tu.arity(); i++) { if (i > 0) sb.append(','); print(sb, tu.get(i)); }
+                sb.append('}');
+            }
+            case EMap m -> {
+                sb.append("#{");
+                for (int i = 0; i < m.size(); i++) {
+                    if (i > 0) sb.append(',');
+                    print(sb, m.keyAt(i)); sb.append(" => "); print(sb, m.valueAt(i));
+                }
+                sb.append('}');
+            }
+            case EBitString b -> {
+                sb.append("<<");
+                int n = b.byteSize();
+                for (int i = 0; i < n; i++) { if (i > 0) sb.append(','); sb.append(b.byteAt(i)); }
+                if (b.extraBits() != 0) {
+                    if (n > 0) sb.append(',');
+                    sb.append(b.byteAt(n) >> (8 - b.extraBits())).append(':').append(b.extraBits());
+                }
+                sb.append(">>");
+            }
+            case EPid p -> sb.append('<').append(p.node == EAtom.NONODE ? 0 : p.node.index).append('.').append(p.number).append('.').append(p.serial).append('>');
+            case EPort p -> sb.append("#Port<0.").append(p.id).append('>');
+            case ERef r -> {
+                sb.append("#Ref<0");
+                for (int i = r.idCount() - 1; i >= 0; i--) sb.append('.').append(r.id(i) & 0xFFFFFFFFL);
+                sb.append('>');
+            }
+            case EExportFun f -> { sb.append("fun "); atom(sb, f.module); sb.append(':'); atom(sb, f.function); sb.append('/').append(f.arity); }
+            case ELocalFun f -> { sb.append("#Fun<"); sb.append(f.module.name).append('.').append(f.index).append('.').append(f.oldUniq).append('>'); }
+            default -> sb.append(t.getClass().getSimpleName());
+        }
+    }
+
+    /** Appends an atom, quoted when OTP would quote it. */
+    public static void atom(StringBuilder sb, EAtom a) {
+        String s = a.name;
+        if (needsQuotes(s)) {
+            sb.append('\'');
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                switch (c) {
+                    case '\'' -> sb.append("\\'");
+                    case '\\' -> sb.append("\\\\");
+                    case '\n' -> sb.append("\\n");
+                    case '\t' -> sb.append("\\t");
+                    case '\r' -> sb.append("\\r");
+                    case '\f' -> sb.append("\\f");
+                    case '\b' -> sb.append("\\b");
+                    case 0x1B -> sb.append("\\e");
+                    case 0x7F -> sb.append("\\d");
+                    case 0x0B -> sb.append("\\v");
+                    default -> {
+                        if (c < 32) sb.append('\\').append(Integer.toOctalString(c));
+                        else sb.append(c);
+                    }
+                }
+            }
+            sb.append('\'');
+        } else sb.append(s);
+    }
+
+    private static final java.util.Set<String> RESERVED = java.util.Set.of("after", "and", "andalso", "band", "begin",
+            "bnot", "bor", "bsl", "bsr", "bxor", "case", "catch", "cond", "div", "end", "fun", "if", "let", "not", "of",
+            "or", "orelse", "receive", "rem", "try", "when", "xor", "maybe", "else");
+
+    static boolean needsQuotes(String s) {
+        if (s.isEmpty()) return true;
+        char c0 = s.charAt(0);
+        if (!(c0 >= 'a' && c0 <= 'z') && !(c0 >= 0xDF && c0 <= 0xFF && c0 != 0xF7)) return true;
+        for (int i = 1; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '@'
+                    || (c >= 0xC0 && c <= 0xFF && c != 0xD7 && c != 0xF7);
+            if (!ok) return true;
+        }
+        return RESERVED.contains(s);
+    }
+}
