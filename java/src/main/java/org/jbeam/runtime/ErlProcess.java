@@ -1,12 +1,128 @@
 package org.jbeam.runtime;
 
-import org.jbeam.term.EPid;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jbeam.code.Module;
+import org.jbeam.term.*;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
- * An Erlang process: its pid, Erlang stack, mailbox and status. (Filled in by the interpreter work.)
+ * An Erlang process: pid, Erlang stack (y registers and continuation pointers in one growable
+ * array), saved x registers while descheduled, mailbox, links, monitors and flags.
+ *
+ * <p>Status changes are atomic so that a wake-up enqueues a process exactly once: a sender that
+ * finds the process WAITING moves it to RUNNABLE and schedules it; one that finds it RUNNING marks
+ * it RUNNING_NOTIFIED, which makes the process re-check its mailbox instead of going to sleep.
  */
 public final class ErlProcess {
-    public final EPid pid;
+    public static final int WAITING = 0, RUNNABLE = 1, RUNNING = 2, RUNNING_NOTIFIED = 3, EXITED = 4;
 
-    public ErlProcess(EPid pid) { this.pid = pid; }
+    public final EPid pid;
+    public final Runtime vm;
+    final AtomicInteger status = new AtomicInteger(RUNNABLE);
+
+    // --- execution state (owned by the scheduler thread running the process) ---
+    public Module module;
+    public int pc;
+    public Term[] stk = new Term[32];
+    public int sp;
+    /** Saved x registers (live ones) while not running. */
+    public Term[] xsave = new Term[4];
+    public int live;
+    public int catches;
+    /** Set when a wait_timeout's timer fired. */
+    public volatile boolean timedOut;
+    public Object timer;
+    public EAtom priority = EAtom.of("normal");
+    /** The initial call, consumed by the start trampoline. */
+    public org.jbeam.code.Export startExport;
+    public EFun startFun;
+
+    // --- mailbox: signals and messages from other threads, then a private list ---
+    final MpscUnboundedXaddArrayQueue<Object> inbox = new MpscUnboundedXaddArrayQueue<>(64);
+    public final Mailbox mailbox = new Mailbox();
+
+    // --- process state visible to BIFs ---
+    public Map<Term, Term> dictionary;
+    public final Set<EPid> links = new HashSet<>();
+    public final Map<ERef, Monitor> monitors = new HashMap<>();   // monitors this process holds
+    public final Map<ERef, Monitor> monitoredBy = new HashMap<>(); // monitors on this process
+    public boolean trapExit;
+    public EPid groupLeader;
+    public EAtom registeredName;
+    public Term initialCall = ENil.NIL;
+    public Term exitReason;
+    /** Last exception (class, reason, stacktrace) for build_stacktrace/raise. */
+    public ErlangException lastException;
+    public long reductionsDone;
+
+    public ErlProcess(Runtime vm, EPid pid) {
+        this.vm = vm;
+        this.pid = pid;
+        pid.process = this;
+    }
+
+    public int status() { return status.get(); }
+    public boolean isAlive() { return status.get() != EXITED; }
+
+    /** Enqueue a message or signal from any thread and wake the process. */
+    public void deliver(Object msgOrSignal) {
+        if (status.get() == EXITED) return;
+        inbox.offer(msgOrSignal);
+        wake();
+    }
+
+    /** Make the process runnable if it waits; mark it notified if it runs. */
+    public void wake() {
+        while (true) {
+            int s = status.get();
+            switch (s) {
+                case WAITING -> { if (status.compareAndSet(WAITING, RUNNABLE)) { vm.scheduler.enqueue(this); return; } }
+                case RUNNING -> { if (status.compareAndSet(RUNNING, RUNNING_NOTIFIED)) return; }
+                default -> { return; }
+            }
+        }
+    }
+
+    /** Stack growth: y registers index from the top, so growing keeps indexes valid. */
+    public void ensureStack(int extra) {
+        if (sp + extra > stk.length) {
+            int n = stk.length * 2;
+            while (n < sp + extra) n *= 2;
+            stk = java.util.Arrays.copyOf(stk, n);
+        }
+    }
+
+    private Map<Term, Object> markers;
+
+    /** Receive markers bound to references (recv_marker_bind). */
+    public Map<Term, Object> markers() {
+        if (markers == null) markers = new HashMap<>();
+        return markers;
+    }
+
+    public Map<Term, Object> markersOrNull() { return markers; }
+
+    /** Incremented whenever a receive timer is started or cancelled; stale timeouts are ignored. */
+    public int timerGen;
+
+    public Map<Term, Term> dict() {
+        if (dictionary == null) dictionary = new HashMap<>();
+        return dictionary;
+    }
+
+    /** demonitor(Ref, [flush]): drop a 'DOWN' message for Ref already received or in flight. */
+    public void flushDown(ERef ref) {
+        Signals.drain(this);
+        mailbox.removeIf(m -> m instanceof ETuple t && t.arity() == 5 && t.get(0) == EAtom.DOWN && t.get(1).equals(ref));
+    }
+
+    @Override public String toString() { return "Process" + pid; }
+
+    /** A monitor: who watches whom. */
+    public record Monitor(ERef ref, EPid watcher, Term target, Term targetName, boolean alias) {}
 }

@@ -19,6 +19,24 @@ public final class ErlangException extends RuntimeException {
     public Term errorInfo;
     /** The built stack trace term (list), once the interpreter has built it. */
     public Term stacktrace;
+    /** The failing native function's M:F and argument list, for the top stack frame (or null). */
+    public EAtom frameModule, frameFunction;
+    public Term frameArgs;
+    /** A tail call to an undefined function: the caller's frame is already gone (as in OTP). */
+    public boolean skipCurrentFrame;
+    /** Raised by erlang:error/exit/throw themselves: no frame for the BIF (the caller is the top frame). */
+    public boolean noNativeFrame;
+    /** erlang:error/2,3: the caller's frame shows these arguments instead of its arity. */
+    public Term currentArgs;
+    /** erlang:error/3 error_info option, added to the caller frame's location. */
+    public Term currentErrorInfo;
+
+    /** An exception raised by erlang:error/exit/throw (no native frame). */
+    public static ErlangException raised(EAtom cls, Term reason) {
+        ErlangException e = new ErlangException(cls, reason);
+        e.noNativeFrame = true;
+        return e;
+    }
 
     public ErlangException(EAtom cls, Term reason) {
         super(null, null, false, false);

@@ -9,7 +9,7 @@ public abstract class Term {
     public static final int ORDER_NUMBER = 0, ORDER_ATOM = 1, ORDER_REF = 2, ORDER_FUN = 3, ORDER_PORT = 4,
             ORDER_PID = 5, ORDER_TUPLE = 6, ORDER_MAP = 7, ORDER_NIL = 8, ORDER_LIST = 9, ORDER_BITSTRING = 10;
 
-    Term() {}
+    protected Term() {}
 
     /** Rank of this term's type in OTP's term order (one of the ORDER_ constants). */
     public abstract int typeOrder();

@@ -1,0 +1,293 @@
+package org.jbeam.bif;
+
+import org.jbeam.interp.Trap;
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.ErlangException;
+import org.jbeam.runtime.ProcessTable.SpawnOptions;
+import org.jbeam.runtime.Runtime;
+import org.jbeam.term.*;
+
+/**
+ * erlang BIFs about processes: spawning, links, monitors, exits and exceptions, registered
+ * names, sending, the process dictionary, process flags, apply.
+ */
+public final class ErlangProcessBifs implements BifModule {
+    private static final String E = "erlang";
+    private static final EAtom TRAP_EXIT = EAtom.of("trap_exit"), PRIORITY = EAtom.of("priority"),
+            LINK = EAtom.of("link"), MONITOR = EAtom.of("monitor"), PORT = EAtom.of("port"),
+            FLUSH = EAtom.of("flush"), INFO = EAtom.of("info"), GROUP_LEADER = EAtom.of("group_leader");
+
+    @Override
+    public void register(BifTable t) {
+        t.guard0(E, "self", p -> p.pid);
+        t.bif1(E, "spawn", (p, f) -> spawnFun(p, f, null).pid);
+        t.bif3(E, "spawn", (p, m, f, a) -> spawnMfa(p, m, f, a, null).pid);
+        t.bif1(E, "spawn_link", (p, f) -> spawnFun(p, f, opts(true, null)).pid);
+        t.bif3(E, "spawn_link", (p, m, f, a) -> spawnMfa(p, m, f, a, opts(true, null)).pid);
+        t.bif1(E, "spawn_monitor", (p, f) -> { ERef r = p.vm.makeRef(); return ETuple.of(spawnFun(p, f, opts(false, r)).pid, r); });
+        t.bif3(E, "spawn_monitor", (p, m, f, a) -> { ERef r = p.vm.makeRef(); return ETuple.of(spawnMfa(p, m, f, a, opts(false, r)).pid, r); });
+        t.bif2(E, "spawn_opt", (p, f, o) -> spawnOptResult(p, o, so -> spawnFun(p, f, so)));
+        t.bifN(E, "spawn_opt", 4, (p, a) -> spawnOptResult(p, a[3], so -> spawnMfa(p, a[0], a[1], a[2], so)));
+        t.bif1(E, "link", ErlangProcessBifs::link);
+        t.bif1(E, "unlink", ErlangProcessBifs::unlink);
+        t.bif2(E, "monitor", ErlangProcessBifs::monitor);
+        t.bif3(E, "monitor", (p, type, item, opts) -> monitor(p, type, item));
+        t.bif1(E, "demonitor", (p, r) -> demonitor(p, r, ENil.NIL));
+        t.bif2(E, "demonitor", ErlangProcessBifs::demonitor);
+        t.bif1(E, "exit", (p, r) -> { throw ErlangException.raised(ErlangException.EXIT, r); });
+        t.bif2(E, "exit", ErlangProcessBifs::exit2);
+        t.bif1(E, "error", (p, r) -> { throw ErlangException.raised(EAtom.ERROR, r); });
+        t.bif2(E, "error", (p, r, a) -> { throw errorWithArgs(r, a, null); });
+        t.bif3(E, "error", (p, r, a, o) -> { throw errorWithArgs(r, a, o); });
+        t.bif1(E, "throw", (p, r) -> { throw ErlangException.raised(EAtom.THROW, r); });
+        t.bif3(E, "raise", ErlangProcessBifs::raise);
+        t.bif1(E, "nif_error", (p, r) -> { throw ErlangException.raised(EAtom.ERROR, r); });
+        t.bif2(E, "nif_error", (p, r, a) -> { throw errorWithArgs(r, a, null); });
+        t.bif2(E, "register", ErlangProcessBifs::register);
+        t.bif1(E, "unregister", (p, n) -> {
+            if (!(n instanceof EAtom a) || !p.vm.registry.unregister(a)) throw ErlangException.badarg();
+            return EAtom.TRUE;
+        });
+        t.bif1(E, "whereis", (p, n) -> {
+            if (!(n instanceof EAtom a)) throw ErlangException.badarg();
+            Term r = p.vm.registry.whereis(a);
+            return r == null ? EAtom.UNDEFINED : r;
+        });
+        t.bif0(E, "registered", p -> ECons.of(p.vm.registry.names()));
+        t.bif2(E, "send", (p, d, m) -> { p.vm.send(p, d, m); return m; });
+        t.bif3(E, "send", (p, d, m, o) -> { p.vm.send(p, d, m); return EAtom.OK; });
+        t.bif2(E, "!", (p, d, m) -> { p.vm.send(p, d, m); return m; });
+        t.bif0(E, "make_ref", p -> p.vm.makeRef());
+        t.bif2(E, "process_flag", ErlangProcessBifs::processFlag);
+        t.bif0(E, "group_leader", p -> p.groupLeader);
+        t.bif2(E, "group_leader", (p, gl, pid) -> {
+            if (!(gl instanceof EPid g) || !(pid instanceof EPid target)) throw ErlangException.badarg();
+            if (!(target.process instanceof ErlProcess tp)) throw ErlangException.badarg();
+            tp.groupLeader = g;
+            return EAtom.TRUE;
+        });
+        t.bif1(E, "is_process_alive", (p, pid) -> {
+            if (!(pid instanceof EPid x)) throw ErlangException.badarg();
+            return EAtom.of(x.process instanceof ErlProcess q && q.isAlive());
+        });
+        t.bif0(E, "processes", p -> {
+            java.util.List<Term> l = new java.util.ArrayList<>();
+            for (ErlProcess q : p.vm.processes.all()) l.add(q.pid);
+            l.sort(TermOrder::compare);
+            return ECons.of(l);
+        });
+        t.bif0(E, "yield", p -> Trap.YIELD);
+        t.bif2(E, "apply", (p, f, a) -> {
+            Term[] args = ECons.toArray(a);
+            if (args == null) throw ErlangException.badarg();
+            if (!(f instanceof EFun fun)) {
+                if (f instanceof ETuple tf && tf.arity() == 2 && tf.get(0) instanceof EAtom m && tf.get(1) instanceof EAtom fn)
+                    return Trap.call(p.vm.exports.get(m, fn, args.length), args);
+                throw ErlangException.error(ETuple.of(EAtom.BADFUN, f));
+            }
+            return Trap.callFun(fun, args);
+        });
+        t.bif3(E, "apply", (p, m, f, a) -> {
+            Term[] args = ECons.toArray(a);
+            if (!(m instanceof EAtom ma) || !(f instanceof EAtom fa) || args == null) throw ErlangException.badarg();
+            return Trap.call(p.vm.exports.get(ma, fa, args.length), args);
+        });
+        ProcessDictionary.register(t);
+    }
+
+    private static final EAtom ERROR_INFO = EAtom.ERROR_INFO;
+
+    /** erlang:error/2,3: the caller's frame shows Args (and error_info from the options). */
+    private static ErlangException errorWithArgs(Term reason, Term args, Term opts) {
+        if (ECons.length(args) < 0 && args != EAtom.NONE) throw ErlangException.badarg();
+        ErlangException ex = ErlangException.raised(EAtom.ERROR, reason);
+        if (args instanceof EList) ex.currentArgs = args;
+        if (opts != null) {
+            Term[] os = ECons.toArray(opts);
+            if (os == null) throw ErlangException.badarg();
+            for (Term o : os)
+                if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == ERROR_INFO) ex.currentErrorInfo = t.get(1);
+        }
+        return ex;
+    }
+
+    // ---- spawning ----
+
+    private static SpawnOptions opts(boolean link, ERef monitor) {
+        SpawnOptions o = new SpawnOptions();
+        o.link = link;
+        o.monitorRef = monitor;
+        return o;
+    }
+
+    private static ErlProcess spawnFun(ErlProcess p, Term f, SpawnOptions o) {
+        if (!(f instanceof EFun fun) || fun.arity() != 0) throw ErlangException.badarg();
+        return p.vm.processes.spawnFun(p, fun, o);
+    }
+
+    private static ErlProcess spawnMfa(ErlProcess p, Term m, Term f, Term a, SpawnOptions o) {
+        Term[] args = ECons.toArray(a);
+        if (!(m instanceof EAtom ma) || !(f instanceof EAtom fa) || args == null) throw ErlangException.badarg();
+        return p.vm.processes.spawn(p, ma, fa, args, o);
+    }
+
+    private static Term spawnOptResult(ErlProcess p, Term optList, java.util.function.Function<SpawnOptions, ErlProcess> spawn) {
+        Term[] os = ECons.toArray(optList);
+        if (os == null) throw ErlangException.badarg();
+        SpawnOptions so = new SpawnOptions();
+        boolean monitor = false;
+        for (Term o : os) {
+            if (o == LINK) so.link = true;
+            else if (o == MONITOR) monitor = true;
+            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == PRIORITY && t.get(1) instanceof EAtom pr) so.priority = pr;
+            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == MONITOR) monitor = true;
+            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) instanceof EAtom) { /* min_heap_size, fullsweep_after, message_queue_data…: accepted */ }
+            else throw ErlangException.badarg();
+        }
+        if (monitor) so.monitorRef = p.vm.makeRef();
+        ErlProcess child = spawn.apply(so);
+        return monitor ? ETuple.of(child.pid, so.monitorRef) : child.pid;
+    }
+
+    // ---- links, monitors, exits ----
+
+    private static Term link(ErlProcess p, Term t) {
+        if (t instanceof EPort) return EAtom.TRUE;
+        if (!(t instanceof EPid pid)) throw ErlangException.badarg();
+        if (pid.equals(p.pid)) return EAtom.TRUE;
+        ErlProcess other = pid.process instanceof ErlProcess q ? q : null;
+        boolean alive;
+        if (other == null) alive = false;
+        else synchronized (other) {
+            alive = other.isAlive();
+            if (alive) other.links.add(p.pid);
+        }
+        if (!alive) {
+            if (p.trapExit) { p.deliver(ETuple.of(EAtom.EXIT, pid, EAtom.NOPROC)); return EAtom.TRUE; }
+            throw ErlangException.error(EAtom.NOPROC);
+        }
+        synchronized (p) { p.links.add(pid); }
+        return EAtom.TRUE;
+    }
+
+    private static Term unlink(ErlProcess p, Term t) {
+        if (t instanceof EPort) return EAtom.TRUE;
+        if (!(t instanceof EPid pid)) throw ErlangException.badarg();
+        synchronized (p) { p.links.remove(pid); }
+        if (pid.process instanceof ErlProcess other) synchronized (other) { other.links.remove(p.pid); }
+        return EAtom.TRUE;
+    }
+
+    private static Term monitor(ErlProcess p, Term type, Term item) {
+        if (type == PORT) return p.vm.makeRef();
+        if (type != EAtom.PROCESS) throw ErlangException.badarg();
+        ERef ref = p.vm.makeRef();
+        Term name = item;
+        EPid target;
+        if (item instanceof EPid pid) target = pid;
+        else if (item instanceof EAtom a) {
+            Term w = p.vm.registry.whereis(a);
+            target = w instanceof EPid wp ? wp : null;
+            name = ETuple.of(a, p.vm.nodeName);
+        } else if (item instanceof ETuple tu && tu.arity() == 2 && tu.get(0) instanceof EAtom a && tu.get(1) instanceof EAtom) {
+            Term w = p.vm.registry.whereis(a);
+            target = w instanceof EPid wp ? wp : null;
+        } else throw ErlangException.badarg();
+        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target, name, false);
+        ErlProcess other = target != null && target.process instanceof ErlProcess q ? q : null;
+        boolean alive = false;
+        if (other != null) synchronized (other) {
+            alive = other.isAlive();
+            if (alive) other.monitoredBy.put(ref, mon);
+        }
+        if (!alive) {
+            p.deliver(ETuple.of(EAtom.DOWN, ref, EAtom.PROCESS, name, EAtom.NOPROC));
+            return ref;
+        }
+        p.monitors.put(ref, mon);
+        return ref;
+    }
+
+    private static Term demonitor(ErlProcess p, Term r, Term opts) {
+        if (!(r instanceof ERef ref)) throw ErlangException.badarg();
+        Term[] os = ECons.toArray(opts);
+        if (os == null) throw ErlangException.badarg();
+        boolean flush = false, info = false;
+        for (Term o : os) {
+            if (o == FLUSH) flush = true;
+            else if (o == INFO) info = true;
+            else throw ErlangException.badarg();
+        }
+        ErlProcess.Monitor m = p.monitors.remove(ref);
+        if (m != null && m.target() instanceof EPid tp && tp.process instanceof ErlProcess other)
+            synchronized (other) { other.monitoredBy.remove(ref); }
+        if (flush) p.flushDown(ref);
+        return info ? EAtom.of(m != null) : EAtom.TRUE;
+    }
+
+    private static Term exit2(ErlProcess p, Term target, Term reason) {
+        if (target instanceof EPid pid) {
+            if (pid.equals(p.pid) && reason != EAtom.KILL && !p.trapExit && reason != EAtom.NORMAL) {
+                throw ErlangException.exit(reason);
+            }
+            p.vm.exitSignal(p.pid, pid, reason, false);
+            if (pid.equals(p.pid)) yieldForSignal(p);
+            return EAtom.TRUE;
+        }
+        if (target instanceof EPort) return EAtom.TRUE;
+        throw ErlangException.badarg();
+    }
+
+    /** exit(self(), R) takes effect before the next instruction, as in OTP. */
+    private static void yieldForSignal(ErlProcess p) {
+        if (!org.jbeam.runtime.Signals.drain(p)) throw ErlangException.exit(p.exitReason);
+    }
+
+    private static Term raise(ErlProcess p, Term cls, Term reason, Term st) {
+        if (!(cls instanceof EAtom c) || !(c == EAtom.ERROR || c == EAtom.THROW || c == ErlangException.EXIT) || ECons.length(st) < 0)
+            throw ErlangException.badarg();
+        ErlangException ex = new ErlangException(c, reason);
+        ex.stacktrace = st;
+        throw ex;
+    }
+
+    private static Term register(ErlProcess p, Term n, Term who) {
+        if (!(n instanceof EAtom name) || name == EAtom.UNDEFINED) throw ErlangException.badarg();
+        if (who instanceof EPid pid && pid.process instanceof ErlProcess q) {
+            if (!p.vm.registry.register(name, q)) throw ErlangException.badarg();
+            return EAtom.TRUE;
+        }
+        if (who instanceof EPort port && p.vm.ports.get(port) != null) {
+            if (!p.vm.registry.registerPort(name, port)) throw ErlangException.badarg();
+            p.vm.ports.get(port).name = name;
+            return EAtom.TRUE;
+        }
+        throw ErlangException.badarg();
+    }
+
+    private static Term processFlag(ErlProcess p, Term flag, Term value) {
+        if (flag == TRAP_EXIT) {
+            if (value != EAtom.TRUE && value != EAtom.FALSE) throw ErlangException.badarg();
+            boolean old = p.trapExit;
+            p.trapExit = value == EAtom.TRUE;
+            return EAtom.of(old);
+        }
+        if (flag == PRIORITY) {
+            if (!(value instanceof EAtom a) || !java.util.Set.of("low", "normal", "high", "max").contains(a.name)) throw ErlangException.badarg();
+            EAtom old = p.priority;
+            p.priority = a;
+            return old;
+        }
+        if (flag instanceof EAtom a) {
+            switch (a.name) {
+                case "min_heap_size", "min_bin_vheap_size", "max_heap_size", "fullsweep_after" -> { return ESmall.of(233); }
+                case "message_queue_data" -> { return EAtom.of("on_heap"); }
+                case "sensitive", "save_calls" -> { return EAtom.FALSE; }
+                default -> {}
+            }
+        }
+        throw ErlangException.badarg();
+    }
+
+    static Runtime vm(ErlProcess p) { return p.vm; }
+}

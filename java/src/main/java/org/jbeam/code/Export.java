@@ -1,0 +1,24 @@
+package org.jbeam.code;
+
+import org.jbeam.bif.BifTable;
+import org.jbeam.term.EAtom;
+
+/**
+ * An entry of the global export table: {@code Module:Function/Arity} → where calls go. Call sites
+ * hold the Export, never the code, so loading a new version re-points every caller at once.
+ * Exactly one of {@code module} (Erlang code at {@code pc}) or {@code bif} (native) is in effect;
+ * both null means undefined (calls go through the error_handler).
+ */
+public final class Export {
+    public final EAtom m, f;
+    public final int arity;
+    public volatile Module module;
+    public volatile int pc;
+    public volatile BifTable.Entry bif;
+
+    public Export(EAtom m, EAtom f, int arity) { this.m = m; this.f = f; this.arity = arity; }
+
+    public boolean isDefined() { return module != null || bif != null; }
+
+    @Override public String toString() { return m.name + ":" + f.name + "/" + arity; }
+}

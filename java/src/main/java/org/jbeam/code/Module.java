@@ -1,0 +1,60 @@
+package org.jbeam.code;
+
+import java.util.Arrays;
+import java.util.List;
+
+import org.jbeam.loader.LineTable;
+import org.jbeam.term.EAtom;
+import org.jbeam.term.Term;
+
+/**
+ * One loaded version of a module: its instructions, constants, functions, funs and line table.
+ * Immutable once published in the {@link ModuleTable}; a reload makes a new Module and the old
+ * one lives on while processes still run its code.
+ */
+public final class Module {
+    public final EAtom name;
+    public Instr[] code;
+    public Term[] consts;
+    public FuncInfo[] functions;   // sorted by start
+    public FunEntry[] funs;
+    public LineTable lines;
+    /** Exported functions (name/arity), for module_info(exports). */
+    public List<ExportDef> exportList;
+
+    /** An exported function and its entry point. */
+    public record ExportDef(EAtom name, int arity, int pc) {}
+    public Term attributes = org.jbeam.term.ENil.NIL, compileInfo = org.jbeam.term.ENil.NIL;
+    public byte[] md5;
+    /** pc of the on_load function entry, or -1. */
+    public int onLoadPc = -1;
+    public String sourceFile;
+
+    public Module(EAtom name) { this.name = name; }
+
+    /** The function whose code contains {@code pc}, or null. */
+    public FuncInfo functionAt(int pc) {
+        FuncInfo[] fs = functions;
+        int lo = 0, hi = fs.length - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (fs[mid].start > pc) hi = mid - 1;
+            else if (fs[mid].end <= pc) lo = mid + 1;
+            else return fs[mid];
+        }
+        return null;
+    }
+
+    public FuncInfo function(EAtom f, int arity) {
+        for (FuncInfo fi : functions) if (fi.name == f && fi.arity == arity) return fi;
+        return null;
+    }
+
+    /** File name for a location index as OTP reports it in stack traces. */
+    public String fileOf(int loc) {
+        String f = lines.file(loc);
+        return f != null ? f : name.name + ".erl";
+    }
+
+    @Override public String toString() { return "Module(" + name.name + ", " + code.length + " instrs, " + Arrays.stream(functions).count() + " functions)"; }
+}

@@ -1,0 +1,162 @@
+package org.jbeam.interp;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jbeam.code.*;
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.ErlangException;
+import org.jbeam.term.*;
+
+/**
+ * Exceptions: building OTP-shaped stack traces, unwinding to the nearest catch/try, and the
+ * instructions that inspect a caught exception ({@code catch_end}, {@code try_case},
+ * {@code raise}, {@code raw_raise}, {@code build_stacktrace}).
+ *
+ * <p>On a caught exception the handler sees, as in BEAM: x0 = a non-value marker, x1 = class,
+ * x2 = reason, x3 = the raw stack trace ({@link RawStack}).
+ */
+public final class Exceptions {
+    private Exceptions() {}
+
+    /** Marks "an exception was caught" in x0 at a catch handler. */
+    static final Term NON_VALUE = new ETuple(new Term[] {EAtom.of("$jbeam_non_value")});
+    /** OTP's default backtrace depth. */
+    public static final int BACKTRACE_DEPTH = 8;
+
+    private static final EAtom ERL_ERTS_ERRORS = EAtom.of("erl_erts_errors"), ERL_STDLIB_ERRORS = EAtom.of("erl_stdlib_errors"),
+            MODULE = EAtom.of("module");
+
+    /** Unwinds to a handler; returns its pc, or -1 when the process exited. */
+    static int handle(Interpreter it, ErlangException ex, int pc, Instr in) {
+        ErlProcess p = it.p;
+        if (ex.stacktrace == null) ex.stacktrace = buildTrace(it, ex, pc, in);
+        p.lastException = ex;
+        if (p.catches > 0) {
+            Term[] s = p.stk;
+            for (int i = p.sp - 1; i >= 0; i--) {
+                if (s[i] instanceof CatchTag ct) {
+                    int frameTop = i + 1 + ct.yIndex;
+                    for (int j = frameTop; j < p.sp; j++) s[j] = null;
+                    p.sp = frameTop;
+                    it.x[0] = NON_VALUE;
+                    it.x[1] = ex.cls;
+                    it.x[2] = ex.reason;
+                    it.x[3] = new RawStack(ex.cls, ex.stacktrace);
+                    it.setCode(ct.module);
+                    return ct.pc;
+                }
+            }
+        }
+        it.exit(exitReason(ex));
+        return -1;
+    }
+
+    /** The exit reason of a process killed by an uncaught exception. */
+    public static Term exitReason(ErlangException ex) {
+        if (ex.cls == ErlangException.EXIT) return ex.reason;
+        if (ex.cls == EAtom.THROW) return ETuple.of(ETuple.of(EAtom.NOCATCH, ex.reason), ex.stacktrace);
+        return ETuple.of(ex.reason, ex.stacktrace);
+    }
+
+    static ErlangException undef(EAtom m, EAtom f, Term[] args, boolean tailCall) {
+        ErlangException ex = ErlangException.error(EAtom.UNDEF);
+        ex.frameModule = m;
+        ex.frameFunction = f;
+        ex.frameArgs = ECons.of(args);
+        ex.errorInfo = ENil.NIL;
+        ex.skipCurrentFrame = tailCall;
+        return ex;
+    }
+
+    /** Builds the stack trace list: failing native's frame, the current function, then the callers. */
+    static Term buildTrace(Interpreter it, ErlangException ex, int pc, Instr in) {
+        List<Term> frames = new ArrayList<>();
+        Module mod = it.mod;
+        FuncInfo cur = mod.functionAt(pc);
+        boolean functionClause = in.op == org.jbeam.loader.Opcodes.FUNC_INFO && ex.reason == EAtom.FUNCTION_CLAUSE
+                && ex.frameModule == mod.name;
+        if (ex.frameModule != null) {
+            Term info;
+            if (functionClause) info = location(mod, in.line);
+            else if (ex.errorInfo != null) info = ex.errorInfo;
+            else info = errorInfo(ex.frameModule);
+            frames.add(ETuple.of(ex.frameModule, ex.frameFunction, ex.frameArgs, info));
+        }
+        if (!functionClause && !ex.skipCurrentFrame && cur != null) {
+            Term loc = location(mod, in.line);
+            if (ex.currentErrorInfo != null) loc = new ECons(ETuple.of(EAtom.ERROR_INFO, ex.currentErrorInfo), loc);
+            Term arity = ex.currentArgs != null ? ex.currentArgs : ESmall.of(cur.arity);
+            frames.add(ETuple.of(mod.name, cur.name, arity, loc));
+        }
+        ErlProcess p = it.p;
+        for (int i = p.sp - 1; i >= 0 && frames.size() < BACKTRACE_DEPTH; i--) {
+            if (p.stk[i] instanceof ReturnAddr ra && ra.func != null)
+                frames.add(ETuple.of(ra.module.name, ra.func.name, ESmall.of(ra.func.arity), location(ra.module, ra.line)));
+        }
+        while (frames.size() > BACKTRACE_DEPTH) frames.remove(frames.size() - 1);
+        return ECons.of(frames);
+    }
+
+    private static Term errorInfo(EAtom module) {
+        EAtom handler = (module == EAtom.ERLANG || module.name.equals("erts_internal")) ? ERL_ERTS_ERRORS : ERL_STDLIB_ERRORS;
+        return ECons.of(ETuple.of(EAtom.ERROR_INFO, EMap.of(new Term[] {MODULE}, new Term[] {handler})));
+    }
+
+    static Term location(Module m, int loc) {
+        int line = m.lines.line(loc);
+        if (line <= 0) return ENil.NIL;
+        return ECons.of(ETuple.of(EAtom.FILE, charlist(m.fileOf(loc))), ETuple.of(EAtom.LINE, ESmall.of(line)));
+    }
+
+    static Term charlist(String s) {
+        EList l = ENil.NIL;
+        int[] cps = s.codePoints().toArray();
+        for (int i = cps.length - 1; i >= 0; i--) l = new ECons(ESmall.of(cps[i]), l);
+        return l;
+    }
+
+    // ---- instructions ----
+
+    /** catch_end: x0 is the value, or (after an exception) the catch value built from x1..x3. */
+    static void catchEnd(Interpreter it) {
+        Term[] x = it.x;
+        if (x[0] != NON_VALUE) return;
+        EAtom cls = (EAtom) x[1];
+        Term reason = x[2];
+        if (cls == EAtom.THROW) x[0] = reason;
+        else if (cls == EAtom.ERROR) x[0] = ETuple.of(EAtom.EXIT, ETuple.of(reason, ((RawStack) x[3]).stacktrace));
+        else x[0] = ETuple.of(EAtom.EXIT, reason);
+    }
+
+    /** try_case: shift class, reason, raw stack trace into x0..x2. */
+    static void tryCase(Interpreter it) {
+        Term[] x = it.x;
+        x[0] = x[1];
+        x[1] = x[2];
+        x[2] = x[3];
+    }
+
+    /** raise Stacktrace Reason: re-throw with the class kept in the raw stack trace. */
+    static void raise(Term stack, Term reason) {
+        if (stack instanceof RawStack rs) {
+            ErlangException ex = new ErlangException(rs.cls, reason);
+            ex.stacktrace = rs.stacktrace;
+            throw ex;
+        }
+        throw ErlangException.badarg();
+    }
+
+    /** raw_raise: x0 = class, x1 = reason, x2 = raw stack trace; badarg if the class is not valid. */
+    static void rawRaise(Term cls, Term reason, Term stack) {
+        if (!(cls instanceof EAtom c) || !(c == EAtom.ERROR || c == EAtom.THROW || c == ErlangException.EXIT))
+            throw ErlangException.badarg();
+        ErlangException ex = new ErlangException(c, reason);
+        ex.stacktrace = stack instanceof RawStack rs ? rs.stacktrace : stack;
+        throw ex;
+    }
+
+    static Term buildStacktrace(Term raw) {
+        return raw instanceof RawStack rs ? rs.stacktrace : ENil.NIL;
+    }
+}

@@ -1,0 +1,78 @@
+package org.jbeam.interp;
+
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.ErlangException;
+import org.jbeam.runtime.Signals;
+import org.jbeam.term.*;
+
+/**
+ * Sending and the receive instructions: loop_rec (peek), remove_message, wait_timeout, timeout,
+ * and the receive markers that keep {@code gen_server:call} O(1) with a long mailbox.
+ */
+public final class Messaging {
+    private Messaging() {}
+
+    static final int WAIT = 0, RETRY = 1, TIMED_OUT = 2;
+
+    static void send(Interpreter it, Term dest, Term msg) {
+        it.vm.send(it.p, dest, msg);
+    }
+
+    /** The message at the save pointer, taking new ones from the inbox if needed; null if none. */
+    static Term peek(Interpreter it) {
+        ErlProcess p = it.p;
+        Term m = p.mailbox.current();
+        if (m != null) return m;
+        if (!Signals.drain(p)) return null;
+        return p.mailbox.current();
+    }
+
+    static void removeMessage(Interpreter it) {
+        ErlProcess p = it.p;
+        p.mailbox.removeCurrent();
+        Signals.cancelReceiveTimer(p);
+    }
+
+    static void timeout(Interpreter it) {
+        ErlProcess p = it.p;
+        p.mailbox.resetSave();
+        p.timedOut = false;
+        p.timer = null;
+    }
+
+    private static final EAtom TIMEOUT_VALUE = EAtom.of("timeout_value");
+
+    /** wait_timeout: WAIT (suspend), RETRY (new messages arrived: re-run loop_rec) or TIMED_OUT. */
+    static int waitTimeout(Interpreter it, Term t) {
+        ErlProcess p = it.p;
+        if (p.timedOut) { p.timedOut = false; return TIMED_OUT; }
+        long ms;
+        if (t == EAtom.INFINITY) ms = -1;
+        else if (t instanceof ESmall s && s.value >= 0 && s.value <= 0xFFFFFFFFL) ms = s.value;
+        else throw ErlangException.error(TIMEOUT_VALUE);
+        if (ms == 0) return TIMED_OUT;
+        if (ms > 0 && p.timer == null) Signals.startReceiveTimer(p, ms);
+        if (!Signals.drain(p)) return RETRY; // exiting: loop_rec notices
+        return p.mailbox.current() != null ? RETRY : WAIT;
+    }
+
+    static Term reserveMarker(Interpreter it) {
+        Signals.drain(it.p);
+        return new RecvMarker(it.p.mailbox.mark());
+    }
+
+    static void bindMarker(Interpreter it, Term marker, Term ref) {
+        if (marker instanceof RecvMarker m) it.p.markers().put(ref, m.position);
+    }
+
+    static void useMarker(Interpreter it, Term ref) {
+        var markers = it.p.markersOrNull();
+        Object pos = markers == null ? null : markers.get(ref);
+        if (pos != null) it.p.mailbox.useMark(pos);
+    }
+
+    static void clearMarker(Interpreter it, Term ref) {
+        var markers = it.p.markersOrNull();
+        if (markers != null) markers.remove(ref);
+    }
+}

@@ -1,0 +1,25 @@
+package org.jbeam.interp;
+
+import org.jbeam.code.Export;
+import org.jbeam.term.EFun;
+import org.jbeam.term.Term;
+
+/**
+ * Returned by a BIF that needs the interpreter to do something in its place (OTP's BIF_TRAP):
+ * call an export or a fun with arguments (apply/2,3), or yield the scheduler. Never escapes to
+ * Erlang code.
+ */
+public final class Trap extends Term {
+    public static final Trap YIELD = new Trap(null, null, null);
+    /** Suspend the process until a message/signal arrives, then return {@code value} (used by receive-like BIFs). */
+    public final Export export;
+    public final EFun fun;
+    public final Term[] args;
+
+    private Trap(Export export, EFun fun, Term[] args) { this.export = export; this.fun = fun; this.args = args; }
+
+    public static Trap call(Export e, Term[] args) { return new Trap(e, null, args); }
+    public static Trap callFun(EFun f, Term[] args) { return new Trap(null, f, args); }
+
+    @Override public int typeOrder() { throw new IllegalStateException("trap used as a term"); }
+}

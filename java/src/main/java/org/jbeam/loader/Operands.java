@@ -1,0 +1,135 @@
+package org.jbeam.loader;
+
+import static org.jbeam.loader.Opcodes.*;
+
+import org.jbeam.code.*;
+import org.jbeam.loader.CodeReader.Operand;
+import org.jbeam.term.*;
+
+/**
+ * Per-opcode operand resolution: fills each {@link Instr}'s fields from its decoded operands.
+ * Field conventions (read by the interpreter): {@code e} = fail label (0: raise),
+ * {@code a,b,c} = sources, {@code d} = destination, {@code o}/{@code t} = auxiliary data.
+ */
+final class Operands {
+    private Operands() {}
+
+    static void resolveAll(Transformer tr) throws LoadError {
+        for (int pc = 0; pc < tr.size(); pc++) resolve(tr, pc, tr.instr(pc), tr.ops(pc));
+    }
+
+    private static void resolve(Transformer tr, int pc, Instr in, Operand[] o) throws LoadError {
+        switch (in.op) {
+            case INT_CODE_END, RETURN, SEND, REMOVE_MESSAGE, TIMEOUT, IF_END, BUILD_STACKTRACE, RAW_RAISE,
+                 ON_LOAD, BS_INIT_WRITABLE -> {}
+            case FUNC_INFO -> {
+                if (!(o[1] instanceof Operand.Atom f)) throw tr.badAt(pc, "func_info name is not an atom");
+                in.t = f.atom();
+                in.c = tr.uOf(o[2], pc);
+            }
+            case CALL -> { in.a = tr.uOf(o[0], pc); in.b = tr.labelOf(o[1], pc); in.ret = tr.retOf(pc); }
+            case CALL_LAST -> { in.a = tr.uOf(o[0], pc); in.b = tr.labelOf(o[1], pc); in.c = tr.uOf(o[2], pc); }
+            case CALL_ONLY -> { in.a = tr.uOf(o[0], pc); in.b = tr.labelOf(o[1], pc); }
+            case CALL_EXT -> { in.a = tr.uOf(o[0], pc); in.o = tr.importOf(o[1], pc); in.ret = tr.retOf(pc); }
+            case CALL_EXT_LAST -> { in.a = tr.uOf(o[0], pc); in.o = tr.importOf(o[1], pc); in.c = tr.uOf(o[2], pc); }
+            case CALL_EXT_ONLY -> { in.a = tr.uOf(o[0], pc); in.o = tr.importOf(o[1], pc); }
+            case BIF0 -> { in.o = tr.importOf(o[0], pc); in.d = tr.dstOf(o[1], pc); }
+            case BIF1 -> { in.e = tr.labelOf(o[0], pc); in.o = tr.importOf(o[1], pc); in.a = tr.srcOf(o[2], pc); in.d = tr.dstOf(o[3], pc); }
+            case BIF2 -> { in.e = tr.labelOf(o[0], pc); in.o = tr.importOf(o[1], pc); in.a = tr.srcOf(o[2], pc); in.b = tr.srcOf(o[3], pc); in.d = tr.dstOf(o[4], pc); }
+            case GC_BIF1 -> { in.e = tr.labelOf(o[0], pc); in.o = tr.importOf(o[2], pc); in.a = tr.srcOf(o[3], pc); in.d = tr.dstOf(o[4], pc); }
+            case GC_BIF2 -> { in.e = tr.labelOf(o[0], pc); in.o = tr.importOf(o[2], pc); in.a = tr.srcOf(o[3], pc); in.b = tr.srcOf(o[4], pc); in.d = tr.dstOf(o[5], pc); }
+            case GC_BIF3 -> { in.e = tr.labelOf(o[0], pc); in.o = tr.importOf(o[2], pc); in.a = tr.srcOf(o[3], pc); in.b = tr.srcOf(o[4], pc); in.c = tr.srcOf(o[5], pc); in.d = tr.dstOf(o[6], pc); }
+            case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> in.a = tr.uOf(o[0], pc);
+            case INIT -> in.d = tr.dstOf(o[0], pc);
+            case DEALLOCATE -> in.a = tr.uOf(o[0], pc);
+            case TRIM -> { in.a = tr.uOf(o[0], pc); in.b = tr.uOf(o[1], pc); }
+            case LOOP_REC -> { in.a = tr.labelOf(o[0], pc); in.d = tr.dstOf(o[1], pc); }
+            case LOOP_REC_END, WAIT, JUMP -> in.a = tr.labelOf(o[0], pc);
+            case WAIT_TIMEOUT -> { in.a = tr.labelOf(o[0], pc); in.b = tr.srcOf(o[1], pc); }
+            case IS_LT, IS_GE, IS_EQ, IS_NE, IS_EQ_EXACT, IS_NE_EXACT -> {
+                in.e = tr.labelOf(o[0], pc); in.a = tr.srcOf(o[1], pc); in.b = tr.srcOf(o[2], pc);
+            }
+            case IS_INTEGER, IS_FLOAT, IS_NUMBER, IS_ATOM, IS_PID, IS_REFERENCE, IS_PORT, IS_NIL, IS_BINARY, IS_LIST,
+                 IS_NONEMPTY_LIST, IS_TUPLE, IS_FUNCTION, IS_BOOLEAN, IS_BITSTR, IS_MAP -> {
+                in.e = tr.labelOf(o[0], pc); in.a = tr.srcOf(o[1], pc);
+            }
+            case IS_FUNCTION2 -> { in.e = tr.labelOf(o[0], pc); in.a = tr.srcOf(o[1], pc); in.b = tr.srcOf(o[2], pc); }
+            case TEST_ARITY -> { in.e = tr.labelOf(o[0], pc); in.a = tr.srcOf(o[1], pc); in.b = tr.uOf(o[2], pc); }
+            case IS_TAGGED_TUPLE -> {
+                in.e = tr.labelOf(o[0], pc); in.a = tr.srcOf(o[1], pc); in.b = tr.uOf(o[2], pc);
+                in.t = atomOf(tr, o[3], pc);
+            }
+            case SELECT_VAL, SELECT_TUPLE_ARITY -> {
+                in.a = tr.srcOf(o[0], pc); in.e = tr.labelOf(o[1], pc);
+                Operand[] l = tr.listOf(o[2], pc);
+                if (l.length % 2 != 0) throw tr.badAt(pc, "odd select list");
+                Term[] vals = new Term[l.length / 2];
+                int[] targets = new int[l.length / 2];
+                for (int i = 0; i < vals.length; i++) {
+                    vals[i] = literal(tr, l[2 * i], pc);
+                    targets[i] = tr.labelOf(l[2 * i + 1], pc);
+                }
+                in.o = new SelectTable(vals, targets);
+            }
+            case CATCH, TRY -> { in.d = tr.dstOf(o[0], pc); in.a = tr.labelOf(o[1], pc); }
+            case CATCH_END, TRY_END, TRY_CASE -> in.d = tr.dstOf(o[0], pc);
+            case TRY_CASE_END, BADMATCH, CASE_END, BADRECORD -> in.a = tr.srcOf(o[0], pc);
+            case MOVE -> { in.a = tr.srcOf(o[0], pc); in.d = tr.dstOf(o[1], pc); }
+            case SWAP -> { in.a = tr.dstOf(o[0], pc); in.b = tr.dstOf(o[1], pc); }
+            case GET_LIST -> { in.a = tr.srcOf(o[0], pc); in.b = tr.dstOf(o[1], pc); in.c = tr.dstOf(o[2], pc); }
+            case GET_HD, GET_TL -> { in.a = tr.srcOf(o[0], pc); in.d = tr.dstOf(o[1], pc); }
+            case GET_TUPLE_ELEMENT -> { in.a = tr.srcOf(o[0], pc); in.b = tr.uOf(o[1], pc); in.d = tr.dstOf(o[2], pc); }
+            case SET_TUPLE_ELEMENT -> { in.a = tr.srcOf(o[0], pc); in.b = tr.dstOf(o[1], pc); in.c = tr.uOf(o[2], pc); }
+            case PUT_LIST -> { in.a = tr.srcOf(o[0], pc); in.b = tr.srcOf(o[1], pc); in.d = tr.dstOf(o[2], pc); }
+            case PUT_TUPLE2 -> { in.d = tr.dstOf(o[0], pc); in.o = tr.srcListOf(o[1], pc); }
+            case CALL_FUN, APPLY -> in.a = tr.uOf(o[0], pc);
+            case APPLY_LAST -> { in.a = tr.uOf(o[0], pc); in.c = tr.uOf(o[1], pc); }
+            case CALL_FUN2 -> { in.a = tr.uOf(o[1], pc); in.b = tr.srcOf(o[2], pc); }
+            case MAKE_FUN2 -> in.b = funIndex(tr, o[0], pc);
+            case MAKE_FUN3 -> { in.b = funIndex(tr, o[0], pc); in.d = tr.dstOf(o[1], pc); in.o = tr.srcListOf(o[2], pc); }
+            case RAISE -> { in.a = tr.srcOf(o[0], pc); in.b = tr.srcOf(o[1], pc); }
+            case FMOVE -> { in.a = tr.srcOf(o[0], pc); in.d = tr.dstOf(o[1], pc); }
+            case FCONV -> { in.a = tr.srcOf(o[0], pc); in.d = tr.dstOf(o[1], pc); }
+            case FADD, FSUB, FMUL, FDIV -> { in.a = tr.srcOf(o[1], pc); in.b = tr.srcOf(o[2], pc); in.d = tr.dstOf(o[3], pc); }
+            case FNEGATE -> { in.a = tr.srcOf(o[1], pc); in.d = tr.dstOf(o[2], pc); }
+            case PUT_MAP_ASSOC, PUT_MAP_EXACT -> {
+                in.e = tr.labelOf(o[0], pc); in.a = tr.srcOf(o[1], pc); in.d = tr.dstOf(o[2], pc);
+                in.o = tr.srcListOf(o[4], pc);
+            }
+            case HAS_MAP_FIELDS -> { in.e = tr.labelOf(o[0], pc); in.a = tr.srcOf(o[1], pc); in.o = tr.srcListOf(o[2], pc); }
+            case GET_MAP_ELEMENTS -> {
+                in.e = tr.labelOf(o[0], pc); in.a = tr.srcOf(o[1], pc);
+                Operand[] l = tr.listOf(o[2], pc);
+                int[] kv = new int[l.length];
+                for (int i = 0; i < l.length; i += 2) { kv[i] = tr.srcOf(l[i], pc); kv[i + 1] = tr.dstOf(l[i + 1], pc); }
+                in.o = kv;
+            }
+            case INIT_YREGS -> in.o = tr.srcListOf(o[0], pc);
+            case RECV_MARKER_BIND -> { in.a = tr.srcOf(o[0], pc); in.b = tr.srcOf(o[1], pc); }
+            case RECV_MARKER_CLEAR, RECV_MARKER_USE -> in.a = tr.srcOf(o[0], pc);
+            case RECV_MARKER_RESERVE -> in.d = tr.dstOf(o[0], pc);
+            default -> BinaryOperands.resolve(tr, pc, in, o);
+        }
+    }
+
+    static Term literal(Transformer tr, Operand o, int pc) throws LoadError {
+        return switch (o) {
+            case Operand.Lit l -> l.term();
+            case Operand.Atom a -> a.atom();
+            case Operand.U u -> EInteger.of(u.value());
+            default -> throw tr.badAt(pc, "expected a literal, got " + o);
+        };
+    }
+
+    static EAtom atomOf(Transformer tr, Operand o, int pc) throws LoadError {
+        if (o instanceof Operand.Atom a) return a.atom();
+        throw tr.badAt(pc, "expected an atom, got " + o);
+    }
+
+    /** Index into the module's fun table ({@code Module.funs}). */
+    private static int funIndex(Transformer tr, Operand o, int pc) throws LoadError {
+        int i = tr.uOf(o, pc);
+        if (i >= tr.beam().funs.size()) throw tr.badAt(pc, "fun index " + i + " out of range");
+        return i;
+    }
+}

@@ -1,0 +1,151 @@
+package org.jbeam.runtime;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.jbeam.code.*;
+import org.jbeam.loader.BeamFile;
+import org.jbeam.loader.LoadError;
+import org.jbeam.loader.Transformer;
+import org.jbeam.term.*;
+
+/**
+ * Loaded modules (current and old version of each), the code path, and loading: prepare
+ * (parse + transform, no side effects) then finish (publish into the export table). Until OTP's
+ * own code server runs, the runtime autoloads a module from the code path on its first call —
+ * the same observable behaviour as OTP's error_handler in interactive mode.
+ */
+public final class CodeServer {
+    private final Runtime vm;
+    private final ConcurrentHashMap<EAtom, Module> current = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<EAtom, Module> old = new ConcurrentHashMap<>();
+    private final List<Path> path = new CopyOnWriteArrayList<>();
+    /** Modules that failed to autoload (not found): don't search the path again on every call. */
+    private final ConcurrentHashMap<EAtom, Boolean> missing = new ConcurrentHashMap<>();
+
+    CodeServer(Runtime vm) { this.vm = vm; }
+
+    public List<Path> path() { return path; }
+    public void addPathFirst(Path p) { path.add(0, p); missing.clear(); }
+    public void addPathLast(Path p) { path.add(p); missing.clear(); }
+
+    public Module current(EAtom m) { return current.get(m); }
+    public Module old(EAtom m) { return old.get(m); }
+    public boolean isLoaded(EAtom m) { return current.containsKey(m); }
+    public List<EAtom> loaded() { return new ArrayList<>(current.keySet()); }
+
+    /** Parses and transforms without publishing (erlang:prepare_loading/2). */
+    public Module prepare(EAtom expected, byte[] beam) throws LoadError {
+        BeamFile f = BeamFile.parse(beam);
+        if (expected != null && f.module() != expected)
+            throw new LoadError("badfile", "module name in object code is " + f.module().name + ", expected " + expected.name);
+        Module m = Transformer.transform(f, vm.exports, vm.bifs);
+        m.md5 = md5(f);
+        m.attributes = decodeOr(f.attributes);
+        m.compileInfo = decodeOr(f.compileInfo);
+        return m;
+    }
+
+    private static Term decodeOr(byte[] etf) {
+        if (etf == null) return ENil.NIL;
+        try {
+            return org.jbeam.etf.TermDecoder.decode(etf, 0, etf.length);
+        } catch (ErlangException e) {
+            return ENil.NIL;
+        }
+    }
+
+    /** Publishes a prepared module: it becomes current, the previous current becomes old. */
+    public synchronized void install(Module m) {
+        Module prev = current.put(m.name, m);
+        if (prev != null) {
+            old.put(m.name, prev);
+            for (Module.ExportDef d : prev.exportList) {
+                Export e = vm.exports.find(m.name, d.name(), d.arity());
+                if (e != null && e.module == prev) e.module = null;
+            }
+        }
+        for (Module.ExportDef d : m.exportList) {
+            Export e = vm.exports.get(m.name, d.name(), d.arity());
+            if (e.bif != null) continue; // natively implemented: the native stays in effect
+            e.pc = d.pc();
+            e.module = m;
+        }
+        missing.remove(m.name);
+    }
+
+    /** Loads {@code name} from the code path if it is not loaded. */
+    public void autoload(Export e) {
+        ensureLoaded(e.m);
+    }
+
+    /** True when the module is (now) loaded. */
+    public boolean ensureLoaded(EAtom name) {
+        if (current.containsKey(name)) return true;
+        if (missing.containsKey(name)) return false;
+        synchronized (this) {
+            if (current.containsKey(name)) return true;
+            Path file = find(name);
+            if (file == null) { missing.put(name, true); return false; }
+            try {
+                install(prepare(name, Files.readAllBytes(file)));
+                return true;
+            } catch (LoadError | IOException ex) {
+                vm.warn("jbeam: loading " + file + " failed: " + ex.getMessage());
+                missing.put(name, true);
+                return false;
+            }
+        }
+    }
+
+    public Path find(EAtom name) {
+        String fn = name.name + ".beam";
+        for (Path dir : path) {
+            Path f = dir.resolve(fn);
+            if (Files.isRegularFile(f)) return f;
+        }
+        return null;
+    }
+
+    /** The fun entry for a fun decoded from the external format (module loaded on demand). */
+    public FunEntry resolveFun(ELocalFun f) {
+        if (!ensureLoaded(f.module)) return null;
+        Module m = current.get(f.module);
+        for (FunEntry fe : m.funs) if (fe.index == f.index && fe.oldUniq == f.oldUniq) return fe;
+        return null;
+    }
+
+    /** Drops the old version (erlang:purge_module/1 semantics, without killing processes yet). */
+    public boolean purge(EAtom name) { return old.remove(name) != null; }
+
+    /** delete_module/1: current becomes old; exports become undefined. */
+    public synchronized boolean delete(EAtom name) {
+        Module m = current.remove(name);
+        if (m == null) return false;
+        old.put(name, m);
+        for (Module.ExportDef d : m.exportList) {
+            Export e = vm.exports.find(name, d.name(), d.arity());
+            if (e != null && e.module == m) e.module = null;
+        }
+        return true;
+    }
+
+    private static final String[] MD5_CHUNKS = {"Atom", "AtU8", "Code", "StrT", "ImpT", "ExpT", "FunT", "LitT", "Meta"};
+
+    private static byte[] md5(BeamFile f) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("MD5");
+            for (String c : MD5_CHUNKS) { byte[] b = f.chunks.get(c); if (b != null) md.update(b); }
+            return md.digest();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

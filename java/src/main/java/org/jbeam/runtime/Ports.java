@@ -1,0 +1,109 @@
+package org.jbeam.runtime;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jbeam.term.*;
+
+/**
+ * Ports. This first version provides file-descriptor ports ({@code open_port({fd, In, Out}, Opts)})
+ * over the runtime's standard streams, which is what OTP's {@code user} and {@code standard_error}
+ * io servers use; spawn/driver ports come with the I/O work.
+ */
+public final class Ports {
+    /** An open port. */
+    public static final class Port {
+        public final EPort id;
+        public volatile EPid owner;
+        final OutputStream out;
+        final InputStream in;
+        final boolean binary, eof;
+        volatile boolean closed;
+        public EAtom name;
+
+        Port(EPort id, EPid owner, OutputStream out, InputStream in, boolean binary, boolean eof) {
+            this.id = id; this.owner = owner; this.out = out; this.in = in; this.binary = binary; this.eof = eof;
+        }
+    }
+
+    private final Runtime vm;
+    private final ConcurrentHashMap<Long, Port> ports = new ConcurrentHashMap<>();
+    private final AtomicLong next = new AtomicLong(0);
+
+    Ports(Runtime vm) { this.vm = vm; }
+
+    public Port get(Term t) {
+        if (t instanceof EPort p) return ports.get(p.id);
+        return null;
+    }
+
+    public java.util.Collection<Port> all() { return ports.values(); }
+
+    /** open_port({fd, In, Out}, Opts). */
+    public EPort openFd(ErlProcess owner, int inFd, int outFd, boolean binary, boolean eof, boolean readIn) {
+        EPort id = new EPort(vm.nodeName, next.getAndIncrement(), 0);
+        OutputStream out = outFd == 1 ? vm.stdout : outFd == 2 ? vm.stderr : null;
+        InputStream in = inFd == 0 && readIn ? vm.stdin : null;
+        Port port = new Port(id, owner.pid, out, in, binary, eof);
+        id.port = port;
+        ports.put(id.id, port);
+        if (in != null) startReader(port);
+        return id;
+    }
+
+    private void startReader(Port port) {
+        Thread t = Thread.ofPlatform().daemon(true).name("jbeam-fd-reader").start(() -> {
+            byte[] buf = new byte[4096];
+            try {
+                int n;
+                while (!port.closed && (n = port.in.read(buf)) >= 0) {
+                    if (n == 0) continue;
+                    byte[] data = java.util.Arrays.copyOf(buf, n);
+                    Term payload = port.binary ? EBitString.of(data) : bytesToList(data);
+                    vm.sendTo(port.owner, ETuple.of(port.id, ETuple.of(EAtom.of("data"), payload)));
+                }
+                if (port.eof && !port.closed) vm.sendTo(port.owner, ETuple.of(port.id, EAtom.of("eof")));
+            } catch (IOException e) {
+                // stdin closed under us: nothing more to deliver
+            }
+        });
+        t.setUncaughtExceptionHandler((th, e) -> vm.logInternal(e));
+    }
+
+    static Term bytesToList(byte[] b) {
+        EList l = ENil.NIL;
+        for (int i = b.length - 1; i >= 0; i--) l = new ECons(ESmall.of(b[i] & 0xFF), l);
+        return l;
+    }
+
+    /** port_command: write iodata. */
+    public void command(Port port, byte[] data) {
+        if (port.closed || port.out == null) throw ErlangException.badarg();
+        try {
+            synchronized (port.out) {
+                port.out.write(data);
+                port.out.flush();
+            }
+        } catch (IOException e) {
+            throw ErlangException.badarg();
+        }
+    }
+
+    public void close(Port port) {
+        port.closed = true;
+        ports.remove(port.id.id);
+        port.id.port = null;
+    }
+
+    void closeOwnedBy(ErlProcess p) {
+        for (Port port : ports.values()) {
+            if (port.owner.equals(p.pid)) {
+                close(port);
+                if (port.name != null) vm.registry.unregister(port.name);
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package org.jbeam.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jbeam.code.*;
+import org.jbeam.term.*;
+
+/**
+ * All live processes: spawning (initial stack and registers) and exiting (links, monitors,
+ * registered name, timers), with OTP's exit-signal semantics.
+ */
+public final class ProcessTable {
+    /** Code every process starts in: a trampoline calling the initial function, then normal exit. */
+    static final Module SYSTEM = systemModule();
+    static final int PC_START = 1, PC_EXIT = 2;
+    static final ReturnAddr EXIT_ADDR = new ReturnAddr(SYSTEM, PC_EXIT, null, 0);
+
+    private final Runtime vm;
+    private final ConcurrentHashMap<Integer, ErlProcess> live = new ConcurrentHashMap<>();
+    private final AtomicInteger nextNumber = new AtomicInteger(0);
+
+    ProcessTable(Runtime vm) { this.vm = vm; }
+
+    private static Module systemModule() {
+        Module m = new Module(EAtom.of("$jbeam_system"));
+        Instr start = new Instr(Ops.APPLY_TRAMPOLINE);
+        m.code = new Instr[] {new Instr(org.jbeam.loader.Opcodes.INT_CODE_END), start, new Instr(Ops.NORMAL_EXIT)};
+        m.consts = new Term[0];
+        m.functions = new FuncInfo[0];
+        m.funs = new FunEntry[0];
+        m.lines = org.jbeam.loader.LineTable.EMPTY;
+        return m;
+    }
+
+    public int count() { return live.size(); }
+
+    public List<ErlProcess> all() { return new ArrayList<>(live.values()); }
+
+    public ErlProcess byNumber(int n) { return live.get(n); }
+
+    private ErlProcess create(ErlProcess parent) {
+        int n = nextNumber.getAndIncrement();
+        EPid pid = new EPid(vm.nodeName, n & 0x7FFF, (n >>> 15) & 0x1FFF, 0);
+        ErlProcess p = new ErlProcess(vm, pid);
+        p.groupLeader = parent != null ? parent.groupLeader : pid;
+        p.module = SYSTEM;
+        p.pc = PC_START;
+        p.stk[0] = EXIT_ADDR;
+        p.sp = 1;
+        live.put(n, p);
+        return p;
+    }
+
+    /** Spawns {@code M:F(Args)}. The process is runnable when this returns (unless {@code start} is false). */
+    public ErlProcess spawn(ErlProcess parent, EAtom m, EAtom f, Term[] args, SpawnOptions opts) {
+        ErlProcess p = create(parent);
+        p.initialCall = ETuple.of(m, f, ESmall.of(args.length));
+        p.startExport = vm.exports.get(m, f, args.length);
+        p.xsave = args.length > 0 ? args.clone() : p.xsave;
+        p.live = args.length;
+        return start(parent, p, opts);
+    }
+
+    /** Spawns a fun of arity 0. */
+    public ErlProcess spawnFun(ErlProcess parent, EFun fun, SpawnOptions opts) {
+        ErlProcess p = create(parent);
+        if (fun instanceof ELocalFun lf) p.initialCall = ETuple.of(lf.module, lf.function, ESmall.of(lf.arity));
+        else if (fun instanceof EExportFun ef) p.initialCall = ETuple.of(ef.module, ef.function, ESmall.of(ef.arity));
+        p.startFun = fun;
+        p.live = 0;
+        return start(parent, p, opts);
+    }
+
+    private ErlProcess start(ErlProcess parent, ErlProcess p, SpawnOptions opts) {
+        if (opts != null) {
+            if (opts.link && parent != null) { p.links.add(parent.pid); synchronized (parent) { parent.links.add(p.pid); } }
+            if (opts.monitorRef != null && parent != null) {
+                ErlProcess.Monitor mon = new ErlProcess.Monitor(opts.monitorRef, parent.pid, p.pid, p.pid, false);
+                p.monitoredBy.put(opts.monitorRef, mon);
+                parent.monitors.put(opts.monitorRef, mon);
+            }
+            if (opts.priority != null) p.priority = opts.priority;
+            if (opts.groupLeader != null) p.groupLeader = opts.groupLeader;
+        }
+        vm.scheduler.enqueue(p);
+        return p;
+    }
+
+    /** Terminates {@code p} with {@code reason}: notify links and monitors, release everything. */
+    public void exit(ErlProcess p, Term reason) {
+        List<EPid> links;
+        List<ErlProcess.Monitor> watchers;
+        synchronized (p) {
+            if (p.status.get() == ErlProcess.EXITED) return;
+            p.status.set(ErlProcess.EXITED);
+            p.exitReason = reason;
+            links = new ArrayList<>(p.links);
+            watchers = new ArrayList<>(p.monitoredBy.values());
+            p.links.clear();
+            p.monitoredBy.clear();
+        }
+        Signals.cancelReceiveTimer(p);
+        if (p.registeredName != null) vm.registry.unregister(p.registeredName);
+        for (EPid l : links) vm.sendSignal(l, new Signals.Exit(p.pid, reason, true));
+        for (ErlProcess.Monitor m : watchers) vm.sendSignal(m.watcher(), new Signals.Down(m.ref(), downMessage(m, reason)));
+        // Signals that arrived after the exit: answer links and monitors with noproc.
+        Object o;
+        while ((o = p.inbox.poll()) != null) {
+            if (o instanceof Signals.Link l) vm.sendSignal(l.from(), new Signals.Exit(p.pid, EAtom.NOPROC, true));
+            else if (o instanceof Signals.Monitor m) vm.sendSignal(m.monitor().watcher(), new Signals.Down(m.monitor().ref(), downMessage(m.monitor(), EAtom.NOPROC)));
+        }
+        vm.ports.closeOwnedBy(p);
+        live.remove(p.pid.number | (p.pid.serial << 15));
+        p.pid.process = null;
+        p.stk = null;
+        p.xsave = null;
+        vm.processExited(p, reason);
+    }
+
+    static Term downMessage(ErlProcess.Monitor m, Term reason) {
+        return ETuple.of(EAtom.DOWN, m.ref(), EAtom.PROCESS, m.targetName(), reason);
+    }
+
+    /** Options of spawn_opt that this runtime honours. */
+    public static final class SpawnOptions {
+        public boolean link;
+        public ERef monitorRef;
+        public EAtom priority;
+        public EPid groupLeader;
+    }
+}

@@ -1,0 +1,159 @@
+package org.jbeam.runtime;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jbeam.bif.BifModule;
+import org.jbeam.bif.BifTable;
+import org.jbeam.code.ExportTable;
+import org.jbeam.term.*;
+
+/**
+ * One running node: export table, natives, loaded code, processes, registered names, ports,
+ * schedulers and timers. Built by the embedding API ({@code org.jbeam.api.JBeam}).
+ */
+public final class Runtime {
+    public final EAtom nodeName;
+    public final int creation = 0;
+    public final ExportTable exports = new ExportTable();
+    public final BifTable bifs = new BifTable();
+    public final CodeServer code = new CodeServer(this);
+    public final ProcessTable processes = new ProcessTable(this);
+    public final Registry registry = new Registry();
+    public final Ports ports = new Ports(this);
+    public final Scheduler scheduler;
+    public final ScheduledExecutorService timers;
+    public final OutputStream stdout, stderr;
+    public final InputStream stdin;
+    /** Completes with the exit status when erlang:halt is called. */
+    public final CompletableFuture<Integer> halted = new CompletableFuture<>();
+    /** Command-line arguments as init sees them (-eval …, -extra …). */
+    public final List<String> args;
+    public final Path otpRoot;
+    public final long startNanos = System.nanoTime();
+    private final AtomicLong refCounter = new AtomicLong(1);
+    private final AtomicLong uniqueCounter = new AtomicLong(1);
+    private final ConcurrentHashMap<EPid, CompletableFuture<Term>> exitWatchers = new ConcurrentHashMap<>();
+    private final PrintStream warnings;
+
+    public Runtime(int schedulers, List<Path> codePath, OutputStream stdout, OutputStream stderr, InputStream stdin,
+                   List<String> args, Path otpRoot, List<BifModule> natives) {
+        this.nodeName = EAtom.NONODE;
+        this.stdout = stdout;
+        this.stderr = stderr;
+        this.stdin = stdin;
+        this.args = List.copyOf(args);
+        this.otpRoot = otpRoot;
+        this.warnings = new PrintStream(stderr, true);
+        for (BifModule m : natives) m.register(bifs);
+        for (BifTable.Entry e : bifs.all()) exports.get(e.module(), e.name(), e.arity()).bif = e;
+        for (Path p : codePath) code.addPathLast(p);
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "jbeam-timers");
+            t.setDaemon(true);
+            return t;
+        });
+        this.scheduler = new Scheduler(this, schedulers);
+        scheduler.start();
+    }
+
+    // ---- messages and signals ----
+
+    /** Erlang send ({@code Dest ! Msg}): pid, registered name, {Name, Node} or port. */
+    public void send(ErlProcess from, Term dest, Term msg) {
+        switch (dest) {
+            case EPid pid -> sendTo(pid, msg);
+            case EAtom name -> {
+                Term t = registry.whereis(name);
+                if (t == null) throw ErlangException.badarg();
+                send(from, t, msg);
+            }
+            case ETuple t when t.arity() == 2 && t.get(0) instanceof EAtom name && t.get(1) instanceof EAtom node -> {
+                if (node == nodeName) {
+                    Term target = registry.whereis(name);
+                    if (target != null) send(from, target, msg);
+                }
+                // Remote nodes: distribution is not available yet; the message is dropped as to an unreachable node.
+            }
+            case EPort port -> PortMessages.handle(this, from, port, msg);
+            default -> throw ErlangException.badarg();
+        }
+    }
+
+    public void sendTo(EPid pid, Term msg) {
+        if (pid.process instanceof ErlProcess p) p.deliver(msg);
+    }
+
+    void sendSignal(EPid pid, Signals.Signal s) {
+        if (pid.process instanceof ErlProcess p) p.deliver(s);
+    }
+
+    /** Delivers an exit signal (exit/2, link breakage) to {@code target}. */
+    public void exitSignal(Term from, EPid target, Term reason, boolean linked) {
+        sendSignal(target, new Signals.Exit(from, reason, linked));
+    }
+
+    // ---- identities ----
+
+    public ERef makeRef() {
+        long n = refCounter.getAndIncrement();
+        return new ERef(nodeName, creation, new int[] {(int) (n & 0x3FFFF), (int) (n >>> 18), 0});
+    }
+
+    public long uniqueInteger() { return uniqueCounter.getAndIncrement(); }
+
+    // ---- lifecycle ----
+
+    /** Future completed with the exit reason of {@code pid} (embedding API: await exit). */
+    public CompletableFuture<Term> exitFuture(EPid pid) {
+        CompletableFuture<Term> f = exitWatchers.computeIfAbsent(pid, k -> new CompletableFuture<>());
+        if (!(pid.process instanceof ErlProcess)) {
+            exitWatchers.remove(pid);
+            f.complete(EAtom.NOPROC);
+        }
+        return f;
+    }
+
+    void processExited(ErlProcess p, Term reason) {
+        CompletableFuture<Term> f = exitWatchers.remove(p.pid);
+        if (f != null) f.complete(reason);
+        CrashReport.maybeReport(this, p, reason);
+    }
+
+    public void halt(int status) {
+        try {
+            stdout.flush();
+            stderr.flush();
+        } catch (java.io.IOException ignored) {
+            // nothing to do: the streams are going away with the node
+        }
+        halted.complete(status);
+    }
+
+    public void shutdown() {
+        scheduler.stop();
+        timers.shutdownNow();
+    }
+
+    // ---- diagnostics ----
+
+    public void warn(String msg) { warnings.println(msg); }
+
+    public void logInternal(Throwable t) {
+        if (Boolean.getBoolean("jbeam.debug")) t.printStackTrace(warnings);
+    }
+
+    void internalError(ErlProcess p, Throwable t) {
+        warnings.println("jbeam: internal error in " + p.pid + ": " + t);
+        t.printStackTrace(warnings);
+        processes.exit(p, ETuple.of(EAtom.of("jbeam_internal_error"), EBitString.ofUtf8(String.valueOf(t))));
+    }
+}

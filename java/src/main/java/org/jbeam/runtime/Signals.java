@@ -1,0 +1,96 @@
+package org.jbeam.runtime;
+
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.jbeam.term.*;
+
+/**
+ * Signals between processes (exit, link, unlink, monitor, demonitor, receive timeouts) and their
+ * handling. Signals travel through the same lock-free inbox as messages, so the order between a
+ * sender's messages and signals is kept. A process handles its signals when it takes messages
+ * from the inbox ({@link #drain}), at every scheduling and in receive.
+ */
+public final class Signals {
+    private Signals() {}
+
+    /** Marker interface of non-message inbox entries. */
+    public sealed interface Signal permits Exit, Link, Unlink, Monitor, Demonitor, Down, Timeout {}
+
+    /** An exit signal; {@code linked} when it comes through a link (kill is then an ordinary reason). */
+    public record Exit(Term from, Term reason, boolean linked) implements Signal {}
+    public record Link(EPid from) implements Signal {}
+    public record Unlink(EPid from) implements Signal {}
+    public record Monitor(ErlProcess.Monitor monitor) implements Signal {}
+    public record Demonitor(ERef ref) implements Signal {}
+    /** A 'DOWN' message for a monitor this process holds. */
+    public record Down(ERef ref, Term message) implements Signal {}
+    public record Timeout(int gen) implements Signal {}
+
+    /**
+     * Moves inbox entries into the mailbox, handling signals on the way. Returns false when a
+     * signal killed the process ({@code exitReason} is then set; the caller must exit it).
+     */
+    public static boolean drain(ErlProcess p) {
+        Object o;
+        while ((o = p.inbox.poll()) != null) {
+            if (o instanceof Term t) { p.mailbox.append(t); continue; }
+            if (!handle(p, (Signal) o)) return false;
+        }
+        return p.exitReason == null;
+    }
+
+    private static boolean handle(ErlProcess p, Signal s) {
+        switch (s) {
+            case Exit e -> { return exitSignal(p, e); }
+            case Link l -> { synchronized (p) { p.links.add(l.from()); } }
+            case Unlink u -> { synchronized (p) { p.links.remove(u.from()); } }
+            case Monitor m -> { synchronized (p) { p.monitoredBy.put(m.monitor().ref(), m.monitor()); } }
+            case Demonitor d -> { synchronized (p) { p.monitoredBy.remove(d.ref()); } }
+            case Down d -> {
+                if (p.monitors.remove(d.ref()) != null) p.mailbox.append(d.message());
+            }
+            case Timeout t -> { if (t.gen() == p.timerGen) { p.timedOut = true; p.timer = null; } }
+        }
+        return true;
+    }
+
+    private static boolean exitSignal(ErlProcess p, Exit e) {
+        Term reason = e.reason();
+        if (e.linked()) {
+            synchronized (p) {
+                if (!(e.from() instanceof EPid from) || !p.links.remove(from)) {
+                    if (!(e.from() instanceof EPort)) return true; // link was removed meanwhile
+                }
+            }
+        } else if (reason == EAtom.KILL) {
+            p.exitReason = EAtom.KILLED;
+            return false;
+        }
+        if (p.trapExit) {
+            p.mailbox.append(ETuple.of(EAtom.EXIT, e.from(), reason));
+            return true;
+        }
+        if (reason == EAtom.NORMAL && !e.from().equals(p.pid)) return true;
+        p.exitReason = reason;
+        return false;
+    }
+
+    // ---- receive timers ----
+
+    static void startReceiveTimerImpl(ErlProcess p, long ms) {
+        int gen = ++p.timerGen;
+        p.timer = p.vm.timers.schedule(() -> p.deliver(new Timeout(gen)), ms, TimeUnit.MILLISECONDS);
+    }
+
+    public static void startReceiveTimer(ErlProcess p, long ms) { startReceiveTimerImpl(p, ms); }
+
+    public static void cancelReceiveTimer(ErlProcess p) {
+        p.timedOut = false;
+        if (p.timer != null) {
+            p.timerGen++;
+            if (p.timer instanceof ScheduledFuture<?> f) f.cancel(false);
+            p.timer = null;
+        }
+    }
+}
