@@ -119,8 +119,9 @@ public final class BinaryBifs implements BifModule {
         return part3(p, b, t.get(0), t.get(1));
     }
 
+    /** part/3: like binary_part/3; bitstrings are accepted, counting whole bytes only. */
     public static Term part3(ErlProcess p, Term b, Term pos, Term len) {
-        EBitString x = bin(b);
+        if (!(b instanceof EBitString x)) throw ErlangException.badarg();
         int[] r = range(x.byteSize(), pos, len);
         return x.sub(r[0], r[1]);
     }

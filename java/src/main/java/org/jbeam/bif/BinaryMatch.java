@@ -86,7 +86,7 @@ public final class BinaryMatch {
             else throw ErlangException.badarg();
             l = c.tail;
         }
-        if (l != ENil.NIL) throw ErlangException.badarg();
+        if (l != ENil.NIL && o == l) throw ErlangException.badarg(); // OTP ignores an improper tail after options
         return new Opts(start, end, global, trim, trimAll);
     }
 
