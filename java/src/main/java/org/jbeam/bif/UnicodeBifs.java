@@ -60,7 +60,7 @@ public final class UnicodeBifs implements BifModule {
         int k = kind(enc);
         if (k < 0) return UnicodeExternal.toList(data, enc);
         boolean latin1 = k == 1;
-        if (data instanceof EBitString b && !latin1) return utf8BinaryToList(b);
+        if (data instanceof EBitString b && b.isBinary() && !latin1) return utf8BinaryToList(b);
         need(data, latin1);
         Builder bld = new Builder(latin1);
         Term rest = bld.build(data);
@@ -70,7 +70,6 @@ public final class UnicodeBifs implements BifModule {
 
     /** utf8_to_list: the fast path of characters_to_list for a plain binary in utf8. */
     private static Term utf8BinaryToList(EBitString b) {
-        if (!b.isBinary()) return ETuple.of(EAtom.ERROR, ENil.NIL, b);
         byte[] a = b.array();
         int off = b.arrayOffset(), end = off + b.byteSize(), i = off;
         int state = Utf8.OK;
@@ -126,7 +125,7 @@ public final class UnicodeBifs implements BifModule {
         while (true) {
             if (cur instanceof ECons c) {
                 Term h = c.head;
-                if (h instanceof ESmall) need += 4;
+                if (h instanceof EInteger) need += 4; // bignums are an error later, not badarg
                 else if (h instanceof EBitString b) need += binNeed(b, latin1);
                 else if (h instanceof ECons) { stack.push(c.tail); cur = h; continue; }
                 else if (h != ENil.NIL) throw ErlangException.badarg();
@@ -256,8 +255,8 @@ public final class UnicodeBifs implements BifModule {
                 if (io == ENil.NIL) continue;
                 while (io instanceof ECons c) {
                     Term obj = c.head;
-                    if (obj instanceof ESmall s) {
-                        if (numLeftovers > 0 || !putChar(s.value)) { err = true; break done; }
+                    if (obj instanceof EInteger i) {
+                        if (numLeftovers > 0 || !(i instanceof ESmall s) || !putChar(s.value)) { err = true; break done; }
                         io = c.tail;
                     } else if (obj == ENil.NIL) {
                         io = c.tail;
