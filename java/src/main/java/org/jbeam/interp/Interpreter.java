@@ -47,6 +47,8 @@ public final class Interpreter {
             return loop(pc);
         } catch (Preempt pre) {
             return pre.outcome;
+        } catch (Halted h) {
+            return EXITED;
         } finally {
             proc.reductionsDone += reductions - reds;
             this.p = null;

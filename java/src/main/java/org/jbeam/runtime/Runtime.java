@@ -128,6 +128,20 @@ public final class Runtime {
         CrashReport.maybeReport(this, p, reason);
     }
 
+    /** Set by halt(Slogan): the text erts prints when the node dies that way. */
+    public volatile String slogan;
+
+    public void writeStdout(byte[] b) { write(stdout, b); }
+    public void writeStderr(byte[] b) { write(stderr, b); }
+
+    private static void write(OutputStream o, byte[] b) {
+        try {
+            synchronized (o) { o.write(b); o.flush(); }
+        } catch (java.io.IOException e) {
+            // the stream is gone (closed pipe): output is lost, as with erl
+        }
+    }
+
     public void halt(int status) {
         try {
             stdout.flush();

@@ -1,0 +1,71 @@
+package org.jbeam.bif;
+
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.ErlangException;
+import org.jbeam.term.*;
+
+/**
+ * erlang BIFs about the node and time: halt, display, node identity, time and timers,
+ * unique integers, system_info/statistics subsets.
+ */
+public final class ErlangSystemBifs implements BifModule {
+    private static final String E = "erlang";
+
+    @Override
+    public void register(BifTable t) {
+        t.bif0(E, "halt", p -> halt(p, ESmall.ZERO));
+        t.bif1(E, "halt", ErlangSystemBifs::halt);
+        t.bif2(E, "halt", (p, s, o) -> halt(p, s));
+        t.bif1(E, "display", (p, x) -> {
+            String s = TermPrinter.print(x) + "\n";
+            p.vm.writeStdout(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return EAtom.TRUE;
+        });
+        t.bif1(E, "display_string", (p, x) -> {
+            p.vm.writeStderr(IoLists.charlistToString(x).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return EAtom.TRUE;
+        });
+        t.guard0(E, "node", p -> p.vm.nodeName);
+        t.guard1(E, "node", (p, x) -> switch (x) {
+            case EPid pid -> pid.node;
+            case EPort port -> port.node;
+            case ERef ref -> ref.node;
+            default -> throw ErlangException.badarg();
+        });
+        t.bif0(E, "nodes", p -> ENil.NIL);
+        t.bif1(E, "nodes", (p, x) -> ENil.NIL);
+        t.bif0(E, "is_alive", p -> EAtom.FALSE);
+        t.bif0(E, "make_ref", p -> p.vm.makeRef());
+        Time.register(t);
+        SystemInfo.register(t);
+    }
+
+    private static Term halt(ErlProcess p, Term status) {
+        int code;
+        if (status instanceof ESmall s && s.value >= 0) code = (int) s.value;
+        else if (status == EAtom.of("abort")) code = 134;
+        else if (ECons.length(status) >= 0) {
+            // halt(Slogan): print the slogan like erts' crash dump path.
+            String slogan = IoLists.charlistToString(status);
+            p.vm.writeStderr(("Crash dump is being written to: erl_crash.dump...done\n").getBytes());
+            p.vm.slogan = slogan;
+            code = 1;
+        } else throw ErlangException.badarg();
+        p.vm.halt(code);
+        throw new org.jbeam.interp.Halted();
+    }
+
+    /** Local and universal time helpers shared with Time. */
+    static Term dateTuple(LocalDateTime d) {
+        return ETuple.of(ETuple.of(ESmall.of(d.getYear()), ESmall.of(d.getMonthValue()), ESmall.of(d.getDayOfMonth())),
+                ETuple.of(ESmall.of(d.getHour()), ESmall.of(d.getMinute()), ESmall.of(d.getSecond())));
+    }
+
+    static LocalDateTime now(boolean utc) {
+        return ZonedDateTime.now(utc ? ZoneId.of("UTC") : ZoneId.systemDefault()).toLocalDateTime();
+    }
+}

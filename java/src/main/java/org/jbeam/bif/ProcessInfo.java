@@ -1,0 +1,93 @@
+package org.jbeam.bif;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.ErlangException;
+import org.jbeam.term.*;
+
+/** erlang:process_info/1,2 for the commonly used items. */
+final class ProcessInfo {
+    private ProcessInfo() {}
+
+    private static final String[] DEFAULT_ITEMS = {"current_function", "initial_call", "status", "message_queue_len",
+            "links", "dictionary", "trap_exit", "error_handler", "priority", "group_leader", "total_heap_size",
+            "heap_size", "stack_size", "reductions", "garbage_collection", "suspending"};
+
+    private static ErlProcess target(Term pid) {
+        if (!(pid instanceof EPid p)) throw ErlangException.badarg();
+        return p.process instanceof ErlProcess q && q.isAlive() ? q : null;
+    }
+
+    static Term all(ErlProcess self, Term pid) {
+        ErlProcess q = target(pid);
+        if (q == null) return EAtom.UNDEFINED;
+        List<Term> l = new ArrayList<>();
+        if (q.registeredName != null) l.add(ETuple.of(EAtom.of("registered_name"), q.registeredName));
+        for (String i : DEFAULT_ITEMS) l.add(item(self, q, EAtom.of(i)));
+        return ECons.of(l);
+    }
+
+    static Term items(ErlProcess self, Term pid, Term what) {
+        ErlProcess q = target(pid);
+        if (what instanceof EAtom a) {
+            if (q == null) return EAtom.UNDEFINED;
+            if (a.name.equals("registered_name") && q.registeredName == null) return ENil.NIL;
+            return item(self, q, a);
+        }
+        Term[] is = ECons.toArray(what);
+        if (is == null) throw ErlangException.badarg();
+        if (q == null) return EAtom.UNDEFINED;
+        List<Term> l = new ArrayList<>();
+        for (Term i : is) {
+            if (!(i instanceof EAtom a)) throw ErlangException.badarg();
+            if (a.name.equals("registered_name") && q.registeredName == null) l.add(ETuple.of(a, ENil.NIL));
+            else l.add(item(self, q, a));
+        }
+        return ECons.of(l);
+    }
+
+    private static Term item(ErlProcess self, ErlProcess q, EAtom a) {
+        Term v = switch (a.name) {
+            case "registered_name" -> q.registeredName;
+            case "current_function" -> q.module != null && q.module.functionAt(q.pc) != null
+                    ? ETuple.of(q.module.name, q.module.functionAt(q.pc).name, ESmall.of(q.module.functionAt(q.pc).arity))
+                    : q.initialCall;
+            case "initial_call" -> q.initialCall;
+            case "status" -> EAtom.of(q == self ? "running" : q.status() == ErlProcess.WAITING ? "waiting" : "runnable");
+            case "message_queue_len" -> ESmall.of(q == self ? q.mailbox.size() : q.mailbox.size());
+            case "messages" -> q == self ? ECons.of(q.mailbox.messages()) : ENil.NIL;
+            case "links" -> { synchronized (q) { yield ECons.of(new ArrayList<Term>(q.links)); } }
+            case "monitors" -> {
+                List<Term> l = new ArrayList<>();
+                for (ErlProcess.Monitor m : q.monitors.values()) l.add(ETuple.of(EAtom.PROCESS, m.target() == null ? m.targetName() : m.target()));
+                yield ECons.of(l);
+            }
+            case "monitored_by" -> {
+                List<Term> l = new ArrayList<>();
+                synchronized (q) { for (ErlProcess.Monitor m : q.monitoredBy.values()) l.add(m.watcher()); }
+                yield ECons.of(l);
+            }
+            case "dictionary" -> {
+                List<Term> l = new ArrayList<>();
+                if (q.dictionary != null) for (var e : q.dictionary.entrySet()) l.add(ETuple.of(e.getKey(), e.getValue()));
+                yield ECons.of(l);
+            }
+            case "trap_exit" -> EAtom.of(q.trapExit);
+            case "error_handler" -> EAtom.of("error_handler");
+            case "priority" -> q.priority;
+            case "group_leader" -> q.groupLeader;
+            case "total_heap_size", "heap_size" -> ESmall.of(233);
+            case "stack_size" -> ESmall.of(Math.max(q.sp, 1));
+            case "reductions" -> ESmall.of(q.reductionsDone);
+            case "memory" -> ESmall.of(2_800);
+            case "garbage_collection" -> ECons.of(ETuple.of(EAtom.of("min_heap_size"), ESmall.of(233)), ETuple.of(EAtom.of("fullsweep_after"), ESmall.of(65535)));
+            case "suspending" -> ENil.NIL;
+            case "message_queue_data" -> EAtom.of("on_heap");
+            case "current_stacktrace" -> ENil.NIL;
+            default -> throw ErlangException.badarg();
+        };
+        return ETuple.of(a, v);
+    }
+}

@@ -1,0 +1,103 @@
+package org.jbeam.bif;
+
+import java.lang.management.ManagementFactory;
+
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.ErlangException;
+import org.jbeam.term.*;
+
+/** erlang:system_info/1, statistics/1 and process_info/1,2: the items programs and OTP itself ask for. */
+final class SystemInfo {
+    private SystemInfo() {}
+
+    static final String OTP_RELEASE = "25", ERTS_VERSION = "13.1.5";
+
+    static void register(BifTable t) {
+        t.bif1("erlang", "system_info", SystemInfo::systemInfo);
+        t.bif1("erlang", "statistics", SystemInfo::statistics);
+        t.bif1("erlang", "process_info", (p, pid) -> ProcessInfo.all(p, pid));
+        t.bif2("erlang", "process_info", ProcessInfo::items);
+    }
+
+    private static Term str(String s) { return IoLists.stringToCharlist(s); }
+
+    static Term systemInfo(ErlProcess p, Term item) {
+        if (item instanceof ETuple tu && tu.arity() == 2 && tu.get(0) == EAtom.of("purify")) return EAtom.FALSE;
+        if (!(item instanceof EAtom a)) throw ErlangException.badarg();
+        int n = p.vm.scheduler.count();
+        return switch (a.name) {
+            case "otp_release" -> str(OTP_RELEASE);
+            case "version" -> str(ERTS_VERSION);
+            case "system_version" -> str("Erlang/OTP " + OTP_RELEASE + " [erts-" + ERTS_VERSION + "] [jbeam] [64-bit] [smp:" + n + ":" + n + "] [ds:" + n + ":" + n + ":10] [async-threads:1]\n");
+            case "system_architecture" -> str("x86_64-pc-linux-gnu");
+            case "machine" -> str("BEAM");
+            case "schedulers", "schedulers_online", "logical_processors", "logical_processors_available",
+                 "logical_processors_online", "dirty_cpu_schedulers", "dirty_cpu_schedulers_online" -> ESmall.of(n);
+            case "dirty_io_schedulers" -> ESmall.of(10);
+            case "thread_pool_size" -> ESmall.of(1);
+            case "process_count" -> ESmall.of(p.vm.processes.count());
+            case "process_limit" -> ESmall.of(262144);
+            case "port_count" -> ESmall.of(p.vm.ports.all().size());
+            case "port_limit" -> ESmall.of(65536);
+            case "atom_count" -> ESmall.of(EAtom.count());
+            case "atom_limit" -> ESmall.of(EAtom.MAX_ATOMS);
+            case "ets_limit" -> ESmall.of(8192);
+            case "ets_count" -> ESmall.of(0);
+            case "wordsize" -> ESmall.of(8);
+            case "os_type" -> ETuple.of(EAtom.of("unix"), EAtom.of("linux"));
+            case "os_version" -> ETuple.of(ESmall.of(5), ESmall.of(10), ESmall.of(0));
+            case "smp_support", "threads" -> EAtom.TRUE;
+            case "heap_type" -> EAtom.of("private");
+            case "emu_flavor" -> EAtom.of("emu");
+            case "emu_type", "build_type" -> EAtom.of("opt");
+            case "debug_compiled", "kernel_poll" -> EAtom.FALSE;
+            case "hipe_architecture", "cpu_topology" -> EAtom.UNDEFINED;
+            case "nif_version" -> str("2.16");
+            case "driver_version" -> str("3.3");
+            case "compat_rel" -> ESmall.of(25);
+            case "creation" -> ESmall.of(p.vm.creation);
+            case "start_time" -> ESmall.of(-576460752303423488L / 64);
+            case "time_warp_mode" -> EAtom.of("no_time_warp");
+            case "time_correction" -> EAtom.TRUE;
+            case "os_monotonic_time_source", "os_system_time_source" -> ENil.NIL;
+            case "check_io" -> ENil.NIL;
+            case "dist_ctrl" -> ENil.NIL;
+            case "dist_buf_busy_limit" -> ESmall.of(1024 * 1024);
+            case "halt_flush_timeout" -> EAtom.INFINITY;
+            case "max_heap_size" -> ECons.of(ETuple.of(EAtom.of("error_logger"), EAtom.TRUE), ETuple.of(EAtom.of("kill"), EAtom.TRUE), ETuple.of(EAtom.of("size"), ESmall.ZERO));
+            case "min_heap_size" -> ETuple.of(EAtom.of("min_heap_size"), ESmall.of(233));
+            case "min_bin_vheap_size" -> ETuple.of(EAtom.of("min_bin_vheap_size"), ESmall.of(46422));
+            case "fullsweep_after" -> ETuple.of(EAtom.of("fullsweep_after"), ESmall.of(65535));
+            case "schedulers_state" -> ETuple.of(ESmall.of(n), ESmall.of(n), ESmall.of(n));
+            case "scheduler_id" -> ESmall.ONE;
+            case "break_ignored" -> EAtom.FALSE;
+            case "trace_control_word" -> ESmall.ZERO;
+            case "modified_timing_level" -> EAtom.UNDEFINED;
+            case "c_compiler_used" -> ETuple.of(EAtom.of("gnuc"), ETuple.of(ESmall.of(12), ESmall.of(2), ESmall.ZERO));
+            case "sequential_tracer" -> ETuple.of(EAtom.of("sequential_tracer"), EAtom.FALSE);
+            case "outstanding_system_requests_limit" -> ESmall.of(4000);
+            case "async_dist" -> EAtom.FALSE;
+            case "busy_limit" -> ESmall.of(1024 * 1024);
+            default -> throw ErlangException.badarg();
+        };
+    }
+
+    static Term statistics(ErlProcess p, Term item) {
+        if (!(item instanceof EAtom a)) throw ErlangException.badarg();
+        long upMs = (System.nanoTime() - p.vm.startNanos) / 1_000_000;
+        return switch (a.name) {
+            case "runtime" -> {
+                long cpu = ManagementFactory.getRuntimeMXBean().getUptime();
+                yield ETuple.of(ESmall.of(cpu), ESmall.ZERO);
+            }
+            case "wall_clock" -> ETuple.of(ESmall.of(upMs), ESmall.ZERO);
+            case "reductions", "exact_reductions" -> ETuple.of(ESmall.of(p.reductionsDone), ESmall.ZERO);
+            case "run_queue" -> ESmall.ZERO;
+            case "total_run_queue_lengths", "total_run_queue_lengths_all", "total_active_tasks", "total_active_tasks_all" -> ESmall.ZERO;
+            case "context_switches" -> ETuple.of(ESmall.ZERO, ESmall.ZERO);
+            case "garbage_collection" -> ETuple.of(ESmall.ZERO, ESmall.ZERO, ESmall.ZERO);
+            case "io" -> ETuple.of(ETuple.of(EAtom.of("input"), ESmall.ZERO), ETuple.of(EAtom.of("output"), ESmall.ZERO));
+            default -> throw ErlangException.badarg();
+        };
+    }
+}

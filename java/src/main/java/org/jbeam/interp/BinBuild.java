@@ -1,0 +1,118 @@
+package org.jbeam.interp;
+
+import java.math.BigInteger;
+
+import org.jbeam.code.BinSegment;
+import org.jbeam.runtime.ErlangException;
+import org.jbeam.term.*;
+
+/** bs_create_bin: builds a binary from segments; null on a bad segment (→ fail label or badarg). */
+final class BinBuild {
+    private BinBuild() {}
+
+    static int fail() { throw ErlangException.badarg(); }
+
+    static Term create(Interpreter it, BinSegment[] segs) {
+        BitWriter w = new BitWriter();
+        for (BinSegment s : segs) {
+            if (!put(it, w, s)) return null;
+        }
+        return w.toBitString();
+    }
+
+    private static long size(Interpreter it, BinSegment s) {
+        if (s.size() < 0) return -1;
+        Term t = it.get(s.size());
+        if (t instanceof ESmall n && n.value >= 0) return n.value;
+        if (t == EAtom.of("all")) return -2;
+        return Long.MIN_VALUE;
+    }
+
+    static boolean put(Interpreter it, BitWriter w, BinSegment s) {
+        switch (s.type()) {
+            case BinSegment.STRING -> { w.putBytes(s.string(), 0, s.string().length); return true; }
+            case BinSegment.INTEGER -> {
+                Term v = it.get(s.src());
+                long sz = size(it, s);
+                if (!(v instanceof EInteger iv) || sz < 0) return false;
+                long n = sz * s.unit();
+                putInteger(w, iv, n, s.little());
+                return true;
+            }
+            case BinSegment.FLOAT -> {
+                Term v = it.get(s.src());
+                long sz = size(it, s);
+                if (!(v instanceof ENumber num) || sz < 0) return false;
+                long n = sz * s.unit();
+                double d = num.doubleValue();
+                long bits;
+                if (n == 64) bits = Double.doubleToRawLongBits(d);
+                else if (n == 32) {
+                    float f = (float) d;
+                    if (Float.isInfinite(f) && !Double.isInfinite(d)) return false;
+                    bits = Float.floatToRawIntBits(f) & 0xFFFFFFFFL;
+                } else if (n == 16) bits = Float.floatToFloat16((float) d) & 0xFFFFL;
+                else return false;
+                putInteger(w, ESmall.of(bits), n, s.little());
+                return true;
+            }
+            case BinSegment.BINARY, BinSegment.APPEND, BinSegment.PRIVATE_APPEND -> {
+                Term v = it.get(s.src());
+                if (!(v instanceof EBitString b)) return false;
+                if (s.type() != BinSegment.BINARY) { w.putBits(b); return true; }
+                long sz = size(it, s);
+                if (sz == -2 || sz == -1) {
+                    if (s.unit() > 1 && b.bitSize() % s.unit() != 0) return false;
+                    w.putBits(b);
+                    return true;
+                }
+                if (sz < 0) return false;
+                long n = sz * s.unit();
+                if (n > b.bitSize()) return false;
+                w.putBitsOf(b, n);
+                return true;
+            }
+            case BinSegment.UTF8 -> {
+                if (!(it.get(s.src()) instanceof ESmall c) || !org.jbeam.bif.IoLists.validCodePoint(c.value)) return false;
+                byte[] b = new String(Character.toChars((int) c.value)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                w.putBytes(b, 0, b.length);
+                return true;
+            }
+            case BinSegment.UTF16 -> {
+                if (!(it.get(s.src()) instanceof ESmall c) || !org.jbeam.bif.IoLists.validCodePoint(c.value)) return false;
+                for (char ch : Character.toChars((int) c.value)) putInteger(w, ESmall.of(ch), 16, s.little());
+                return true;
+            }
+            case BinSegment.UTF32 -> {
+                if (!(it.get(s.src()) instanceof ESmall c) || !org.jbeam.bif.IoLists.validCodePoint(c.value)) return false;
+                putInteger(w, c, 32, s.little());
+                return true;
+            }
+            default -> { return false; }
+        }
+    }
+
+    /** Writes the low n bits of an integer (two's complement), big- or little-endian. */
+    static void putInteger(BitWriter w, EInteger v, long n, boolean little) {
+        if (n == 0) return;
+        if (!little && n <= 64 && v instanceof ESmall s) { w.putLong(s.value, (int) n); return; }
+        BigInteger bi = v.bigValue();
+        int nbytes = (int) ((n + 7) >>> 3);
+        byte[] be = new byte[nbytes];
+        BigInteger mask = BigInteger.ONE.shiftLeft((int) n).subtract(BigInteger.ONE);
+        byte[] raw = bi.and(mask).toByteArray();
+        int copy = Math.min(raw.length, nbytes);
+        System.arraycopy(raw, raw.length - copy, be, nbytes - copy, copy);
+        int rem = (int) (n & 7);
+        if (!little) {
+            // be holds the value right-aligned in nbytes; emit the top partial byte's low bits first.
+            if (rem != 0) { w.putBitsRaw(be[0] & ((1 << rem) - 1), rem); w.putBytes(be, 1, nbytes - 1); }
+            else w.putBytes(be, 0, nbytes);
+        } else {
+            // Little-endian: least significant byte first; the partial (most significant) byte last.
+            int full = (int) (n >>> 3);
+            for (int i = 0; i < full; i++) w.putByte(be[nbytes - 1 - i] & 0xFF);
+            if (rem != 0) w.putBitsRaw(be[0] & ((1 << rem) - 1), rem);
+        }
+    }
+}
