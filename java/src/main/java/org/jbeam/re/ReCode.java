@@ -97,6 +97,9 @@ public final class ReCode {
         return k;
     }
 
+    /** Empties the code cache (tests; MPs stay valid since their key recompiles). */
+    static void clearCache() { CACHE.clear(); }
+
     /** Outcome of a compilation: the code, or a PCRE2 error code and offset. */
     public record Result(ReCode code, int errorCode, long errorOffset) {}
 
