@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.jbeam.code.Module;
+import org.jbeam.code.BeamModule;
 import org.jbeam.loader.LoadError;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
@@ -17,14 +17,14 @@ import org.jbeam.term.*;
  */
 public final class CodeBifs implements BifModule {
     private static final String E = "erlang";
-    private static final ConcurrentHashMap<ERef, Module> PREPARED = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<ERef, BeamModule> PREPARED = new ConcurrentHashMap<>();
 
     @Override
     public void register(BifTable t) {
         t.bif2(E, "prepare_loading", CodeBifs::prepareLoading);
         t.bif1(E, "finish_loading", CodeBifs::finishLoading);
         t.bif1(E, "has_prepared_code_on_load", (p, r) -> {
-            Module m = r instanceof ERef ref ? PREPARED.get(ref) : null;
+            BeamModule m = r instanceof ERef ref ? PREPARED.get(ref) : null;
             if (m == null) throw ErlangException.badarg();
             return EAtom.of(m.onLoadPc >= 0);
         });
@@ -65,7 +65,7 @@ public final class CodeBifs implements BifModule {
     private static Term prepareLoading(ErlProcess p, Term mod, Term code) {
         if (!(mod instanceof EAtom name) || !(code instanceof EBitString bin) || !bin.isBinaryAligned()) throw ErlangException.badarg();
         try {
-            Module m = p.vm.code.prepare(name, bin.toByteArray());
+            BeamModule m = p.vm.code.prepare(name, bin.toByteArray());
             ERef ref = p.vm.makeRef();
             PREPARED.put(ref, m);
             return ref;
@@ -78,17 +78,17 @@ public final class CodeBifs implements BifModule {
     private static Term finishLoading(ErlProcess p, Term list) {
         Term[] refs = ECons.toArray(list);
         if (refs == null) throw ErlangException.badarg();
-        List<Module> ms = new ArrayList<>();
+        List<BeamModule> ms = new ArrayList<>();
         for (Term r : refs) {
-            Module m = r instanceof ERef ref ? PREPARED.get(ref) : null;
+            BeamModule m = r instanceof ERef ref ? PREPARED.get(ref) : null;
             if (m == null) throw ErlangException.badarg();
             ms.add(m);
         }
         List<Term> notPurged = new ArrayList<>();
-        for (Module m : ms) if (p.vm.code.old(m.name) != null && p.vm.code.isLoaded(m.name)) notPurged.add(m.name);
+        for (BeamModule m : ms) if (p.vm.code.old(m.name) != null && p.vm.code.isLoaded(m.name)) notPurged.add(m.name);
         if (!notPurged.isEmpty()) return ETuple.of(EAtom.of("not_purged"), ECons.of(notPurged));
         for (Term r : refs) PREPARED.remove((ERef) r);
-        for (Module m : ms) p.vm.code.install(m);
+        for (BeamModule m : ms) p.vm.code.install(m);
         return EAtom.OK;
     }
 
@@ -102,13 +102,13 @@ public final class CodeBifs implements BifModule {
 
     private static Term moduleInfoItem(ErlProcess p, Term m, Term item) {
         if (!(m instanceof EAtom name) || !(item instanceof EAtom it)) throw ErlangException.badarg();
-        Module mod = p.vm.code.current(name);
+        BeamModule mod = p.vm.code.current(name);
         if (mod == null) throw ErlangException.badarg();
         return switch (it.name) {
             case "module" -> name;
             case "exports" -> {
                 List<Term> l = new ArrayList<>();
-                for (Module.ExportDef d : mod.exportList) l.add(ETuple.of(d.name(), ESmall.of(d.arity())));
+                for (BeamModule.ExportDef d : mod.exportList) l.add(ETuple.of(d.name(), ESmall.of(d.arity())));
                 yield ECons.of(l);
             }
             case "functions" -> {

@@ -39,7 +39,6 @@ public final class ErlangSystemBifs implements BifModule {
         t.bif0(E, "nodes", p -> ENil.NIL);
         t.bif1(E, "nodes", (p, x) -> ENil.NIL);
         t.bif0(E, "is_alive", p -> EAtom.FALSE);
-        t.bif0(E, "make_ref", p -> p.vm.makeRef());
         Time.register(t);
         SystemInfo.register(t);
     }

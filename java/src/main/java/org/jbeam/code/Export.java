@@ -4,7 +4,7 @@ import org.jbeam.bif.BifTable;
 import org.jbeam.term.EAtom;
 
 /**
- * An entry of the global export table: {@code Module:Function/Arity} → where calls go. Call sites
+ * An entry of the global export table: {@code BeamModule:Function/Arity} → where calls go. Call sites
  * hold the Export, never the code, so loading a new version re-points every caller at once.
  * Exactly one of {@code module} (Erlang code at {@code pc}) or {@code bif} (native) is in effect;
  * both null means undefined (calls go through the error_handler).
@@ -12,7 +12,7 @@ import org.jbeam.term.EAtom;
 public final class Export {
     public final EAtom m, f;
     public final int arity;
-    public volatile Module module;
+    public volatile BeamModule module;
     public volatile int pc;
     public volatile BifTable.Entry bif;
 

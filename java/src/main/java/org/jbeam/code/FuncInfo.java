@@ -4,14 +4,14 @@ import org.jbeam.term.EAtom;
 
 /** A function of a loaded module: name/arity and the instruction range [start, end). */
 public final class FuncInfo {
-    public final Module module;
+    public final BeamModule module;
     public final EAtom name;
     public final int arity;
     /** Index of the func_info instruction; the entry point is {@code entry}. */
     public final int start;
     public int entry, end;
 
-    public FuncInfo(Module module, EAtom name, int arity, int start) {
+    public FuncInfo(BeamModule module, EAtom name, int arity, int start) {
         this.module = module; this.name = name; this.arity = arity; this.start = start;
     }
 

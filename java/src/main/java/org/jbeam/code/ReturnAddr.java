@@ -8,14 +8,14 @@ import org.jbeam.term.Term;
  * to Erlang code. Also records the caller for stack traces.
  */
 public final class ReturnAddr extends Term {
-    public final Module module;
+    public final BeamModule module;
     public final int pc;
     /** Function containing the call site (for stack traces). */
     public final FuncInfo func;
     /** Location index of the call site. */
     public final int line;
 
-    public ReturnAddr(Module module, int pc, FuncInfo func, int line) {
+    public ReturnAddr(BeamModule module, int pc, FuncInfo func, int line) {
         this.module = module; this.pc = pc; this.func = func; this.line = line;
     }
 

@@ -12,7 +12,7 @@ import org.jbeam.term.*;
 /**
  * The bit syntax instructions: matching (bs_start_match3/4, bs_get_*, bs_skip_*, bs_test_*,
  * bs_match_string, bs_get_tail, positions, utf8/16/32) and construction (bs_create_bin and the
- * older bs_init2/bs_put_*/bs_append family). {@link #execute} returns the next pc, or
+ * older bs_init2, bs_put_*, bs_append family). {@link #execute} returns the next pc, or
  * {@link #NEXT} to continue with the following instruction.
  */
 final class BitSyntax {

@@ -72,7 +72,7 @@ public final class Exceptions {
     /** Builds the stack trace list: failing native's frame, the current function, then the callers. */
     static Term buildTrace(Interpreter it, ErlangException ex, int pc, Instr in) {
         List<Term> frames = new ArrayList<>();
-        Module mod = it.mod;
+        BeamModule mod = it.mod;
         FuncInfo cur = mod.functionAt(pc);
         boolean functionClause = in.op == org.jbeam.loader.Opcodes.FUNC_INFO && ex.reason == EAtom.FUNCTION_CLAUSE
                 && ex.frameModule == mod.name;
@@ -103,7 +103,7 @@ public final class Exceptions {
         return ECons.of(ETuple.of(EAtom.ERROR_INFO, EMap.of(new Term[] {MODULE}, new Term[] {handler})));
     }
 
-    static Term location(Module m, int loc) {
+    static Term location(BeamModule m, int loc) {
         int line = m.lines.line(loc);
         if (line <= 0) return ENil.NIL;
         return ECons.of(ETuple.of(EAtom.FILE, charlist(m.fileOf(loc))), ETuple.of(EAtom.LINE, ESmall.of(line)));

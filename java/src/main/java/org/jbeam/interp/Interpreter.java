@@ -8,6 +8,7 @@ import org.jbeam.code.*;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
 import org.jbeam.runtime.Runtime;
+import org.jbeam.runtime.Signals;
 import org.jbeam.term.*;
 
 /**
@@ -26,7 +27,7 @@ public final class Interpreter {
 
     // Current process and code (valid during run()).
     ErlProcess p;
-    Module mod;
+    BeamModule mod;
     Instr[] code;
     Term[] consts;
     int reds;
@@ -55,7 +56,7 @@ public final class Interpreter {
         }
     }
 
-    void setCode(Module m) {
+    void setCode(BeamModule m) {
         mod = m;
         code = m.code;
         consts = m.consts;
@@ -320,7 +321,7 @@ public final class Interpreter {
             x[0] = r;
             return ret != null ? pc : doReturn();
         }
-        Module m = e.module;
+        BeamModule m = e.module;
         if (m == null) {
             vm.code.autoload(e);
             m = e.module;

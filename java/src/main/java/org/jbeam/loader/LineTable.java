@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The Line chunk: location index → (file, line). Index 0 means "no location". File index 0 is
- * implicit: the module's own {@code Module.erl}; the chunk lists the others.
+ * implicit: the module's own {@code BeamModule.erl}; the chunk lists the others.
  */
 public final class LineTable {
     public static final LineTable EMPTY = new LineTable(new int[1], new int[1], new String[] {""});

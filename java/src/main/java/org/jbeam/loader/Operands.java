@@ -126,7 +126,7 @@ final class Operands {
         throw tr.badAt(pc, "expected an atom, got " + o);
     }
 
-    /** Index into the module's fun table ({@code Module.funs}). */
+    /** Index into the module's fun table ({@code BeamModule.funs}). */
     private static int funIndex(Transformer tr, Operand o, int pc) throws LoadError {
         int i = tr.uOf(o, pc);
         if (i >= tr.beam().funs.size()) throw tr.badAt(pc, "fun index " + i + " out of range");

@@ -13,7 +13,7 @@ import org.jbeam.loader.CodeReader.Operand;
 import org.jbeam.term.*;
 
 /**
- * Turns a parsed {@link BeamFile} into a {@link Module} of pre-decoded {@link Instr}s: labels
+ * Turns a parsed {@link BeamFile} into a {@link BeamModule} of pre-decoded {@link Instr}s: labels
  * resolved to instruction indexes, literals into a constant pool, imports bound to export-table
  * entries, line instructions folded into each instruction's location, and the bodies of
  * natively implemented functions (BIFs/NIFs in the {@link BifTable}) replaced by a native call.
@@ -22,7 +22,7 @@ public final class Transformer {
     private final BeamFile file;
     private final ExportTable exports;
     private final BifTable bifs;
-    private final Module mod;
+    private final BeamModule mod;
     private final List<Term> consts = new ArrayList<>();
     private final Map<Term, Integer> constIndex = new HashMap<>();
     private final List<Instr> out = new ArrayList<>();
@@ -32,14 +32,14 @@ public final class Transformer {
 
     private Transformer(BeamFile file, ExportTable exports, BifTable bifs) {
         this.file = file; this.exports = exports; this.bifs = bifs;
-        this.mod = new Module(file.module());
+        this.mod = new BeamModule(file.module());
     }
 
-    public static Module transform(BeamFile file, ExportTable exports, BifTable bifs) throws LoadError {
+    public static BeamModule transform(BeamFile file, ExportTable exports, BifTable bifs) throws LoadError {
         return new Transformer(file, exports, bifs).run();
     }
 
-    private Module run() throws LoadError {
+    private BeamModule run() throws LoadError {
         imports = new Export[file.imports.size()];
         for (int i = 0; i < imports.length; i++) {
             BeamFile.Import im = file.imports.get(i);
@@ -48,8 +48,8 @@ public final class Transformer {
         labelPc = new int[file.labelCount + 1];
         java.util.Arrays.fill(labelPc, -1);
         decode();
-        mod.consts = consts.toArray(new Term[0]);
         resolve();
+        mod.consts = consts.toArray(new Term[0]);
         mod.lines = file.lines;
         mod.code = out.toArray(new Instr[0]);
         buildFunctions();
@@ -193,7 +193,7 @@ public final class Transformer {
     ReturnAddr retOf(int pc) { return ret(pc); }
     LoadError badAt(int pc, String msg) { return bad(pc, msg); }
     int constOf(Term t) { return konst(t); }
-    Module module() { return mod; }
+    BeamModule module() { return mod; }
     BeamFile beam() { return file; }
     Term constant(int k) { return consts.get(k & Instr.INDEX_MASK); }
 
@@ -238,10 +238,10 @@ public final class Transformer {
             funs[i] = new FunEntry(mod, d.function(), d.arity(), d.numFree(), d.index(), d.oldUniq(), pc);
         }
         mod.funs = funs;
-        List<Module.ExportDef> ex = new ArrayList<>();
+        List<BeamModule.ExportDef> ex = new ArrayList<>();
         for (BeamFile.Export e : file.exports) {
             if (labelPc[e.label()] < 0) throw LoadError.badfile("ExpT: export " + e.function().name + "/" + e.arity() + " refers to undefined label");
-            ex.add(new Module.ExportDef(e.function(), e.arity(), labelPc[e.label()]));
+            ex.add(new BeamModule.ExportDef(e.function(), e.arity(), labelPc[e.label()]));
         }
         mod.exportList = ex;
     }

@@ -24,8 +24,8 @@ import org.jbeam.term.*;
  */
 public final class CodeServer {
     private final Runtime vm;
-    private final ConcurrentHashMap<EAtom, Module> current = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<EAtom, Module> old = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<EAtom, BeamModule> current = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<EAtom, BeamModule> old = new ConcurrentHashMap<>();
     private final List<Path> path = new CopyOnWriteArrayList<>();
     /** Modules that failed to autoload (not found): don't search the path again on every call. */
     private final ConcurrentHashMap<EAtom, Boolean> missing = new ConcurrentHashMap<>();
@@ -36,17 +36,17 @@ public final class CodeServer {
     public void addPathFirst(Path p) { path.add(0, p); missing.clear(); }
     public void addPathLast(Path p) { path.add(p); missing.clear(); }
 
-    public Module current(EAtom m) { return current.get(m); }
-    public Module old(EAtom m) { return old.get(m); }
+    public BeamModule current(EAtom m) { return current.get(m); }
+    public BeamModule old(EAtom m) { return old.get(m); }
     public boolean isLoaded(EAtom m) { return current.containsKey(m); }
     public List<EAtom> loaded() { return new ArrayList<>(current.keySet()); }
 
     /** Parses and transforms without publishing (erlang:prepare_loading/2). */
-    public Module prepare(EAtom expected, byte[] beam) throws LoadError {
+    public BeamModule prepare(EAtom expected, byte[] beam) throws LoadError {
         BeamFile f = BeamFile.parse(beam);
         if (expected != null && f.module() != expected)
             throw new LoadError("badfile", "module name in object code is " + f.module().name + ", expected " + expected.name);
-        Module m = Transformer.transform(f, vm.exports, vm.bifs);
+        BeamModule m = Transformer.transform(f, vm.exports, vm.bifs);
         m.md5 = md5(f);
         m.attributes = decodeOr(f.attributes);
         m.compileInfo = decodeOr(f.compileInfo);
@@ -63,16 +63,16 @@ public final class CodeServer {
     }
 
     /** Publishes a prepared module: it becomes current, the previous current becomes old. */
-    public synchronized void install(Module m) {
-        Module prev = current.put(m.name, m);
+    public synchronized void install(BeamModule m) {
+        BeamModule prev = current.put(m.name, m);
         if (prev != null) {
             old.put(m.name, prev);
-            for (Module.ExportDef d : prev.exportList) {
+            for (BeamModule.ExportDef d : prev.exportList) {
                 Export e = vm.exports.find(m.name, d.name(), d.arity());
                 if (e != null && e.module == prev) e.module = null;
             }
         }
-        for (Module.ExportDef d : m.exportList) {
+        for (BeamModule.ExportDef d : m.exportList) {
             Export e = vm.exports.get(m.name, d.name(), d.arity());
             if (e.bif != null) continue; // natively implemented: the native stays in effect
             e.pc = d.pc();
@@ -117,7 +117,7 @@ public final class CodeServer {
     /** The fun entry for a fun decoded from the external format (module loaded on demand). */
     public FunEntry resolveFun(ELocalFun f) {
         if (!ensureLoaded(f.module)) return null;
-        Module m = current.get(f.module);
+        BeamModule m = current.get(f.module);
         for (FunEntry fe : m.funs) if (fe.index == f.index && fe.oldUniq == f.oldUniq) return fe;
         return null;
     }
@@ -127,10 +127,10 @@ public final class CodeServer {
 
     /** delete_module/1: current becomes old; exports become undefined. */
     public synchronized boolean delete(EAtom name) {
-        Module m = current.remove(name);
+        BeamModule m = current.remove(name);
         if (m == null) return false;
         old.put(name, m);
-        for (Module.ExportDef d : m.exportList) {
+        for (BeamModule.ExportDef d : m.exportList) {
             Export e = vm.exports.find(name, d.name(), d.arity());
             if (e != null && e.module == m) e.module = null;
         }

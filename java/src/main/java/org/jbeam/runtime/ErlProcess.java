@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.jbeam.code.Module;
+import org.jbeam.code.BeamModule;
 import org.jbeam.term.*;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
@@ -26,7 +26,7 @@ public final class ErlProcess {
     final AtomicInteger status = new AtomicInteger(RUNNABLE);
 
     // --- execution state (owned by the scheduler thread running the process) ---
-    public Module module;
+    public BeamModule module;
     public int pc;
     public Term[] stk = new Term[32];
     public int sp;

@@ -14,7 +14,7 @@ import org.jbeam.term.*;
  */
 public final class ProcessTable {
     /** Code every process starts in: a trampoline calling the initial function, then normal exit. */
-    static final Module SYSTEM = systemModule();
+    static final BeamModule SYSTEM = systemModule();
     static final int PC_START = 1, PC_EXIT = 2;
     static final ReturnAddr EXIT_ADDR = new ReturnAddr(SYSTEM, PC_EXIT, null, 0);
 
@@ -24,8 +24,8 @@ public final class ProcessTable {
 
     ProcessTable(Runtime vm) { this.vm = vm; }
 
-    private static Module systemModule() {
-        Module m = new Module(EAtom.of("$jbeam_system"));
+    private static BeamModule systemModule() {
+        BeamModule m = new BeamModule(EAtom.of("$jbeam_system"));
         Instr start = new Instr(Ops.APPLY_TRAMPOLINE);
         m.code = new Instr[] {new Instr(org.jbeam.loader.Opcodes.INT_CODE_END), start, new Instr(Ops.NORMAL_EXIT)};
         m.consts = new Term[0];

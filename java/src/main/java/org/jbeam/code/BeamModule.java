@@ -9,10 +9,10 @@ import org.jbeam.term.Term;
 
 /**
  * One loaded version of a module: its instructions, constants, functions, funs and line table.
- * Immutable once published in the {@link ModuleTable}; a reload makes a new Module and the old
+ * Immutable once published in the {@link ModuleTable}; a reload makes a new BeamModule and the old
  * one lives on while processes still run its code.
  */
-public final class Module {
+public final class BeamModule {
     public final EAtom name;
     public Instr[] code;
     public Term[] consts;
@@ -30,7 +30,7 @@ public final class Module {
     public int onLoadPc = -1;
     public String sourceFile;
 
-    public Module(EAtom name) { this.name = name; }
+    public BeamModule(EAtom name) { this.name = name; }
 
     /** The function whose code contains {@code pc}, or null. */
     public FuncInfo functionAt(int pc) {
@@ -56,5 +56,5 @@ public final class Module {
         return f != null ? f : name.name + ".erl";
     }
 
-    @Override public String toString() { return "Module(" + name.name + ", " + code.length + " instrs, " + Arrays.stream(functions).count() + " functions)"; }
+    @Override public String toString() { return "BeamModule(" + name.name + ", " + code.length + " instrs, " + Arrays.stream(functions).count() + " functions)"; }
 }

@@ -1,0 +1,111 @@
+package org.jbeam.api;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.jbeam.bif.Natives;
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.Runtime;
+import org.jbeam.term.*;
+
+/**
+ * The public embedding API: build a node, load modules, spawn processes, send messages, await
+ * exits and halts. {@code bin/jbeam} is a thin client of this class.
+ *
+ * <pre>{@code
+ * try (JBeam vm = JBeam.builder().otpRoot(OtpInstall.find()).build()) {
+ *     EPid pid = vm.spawn("mymod", "main");
+ *     Term reason = vm.awaitExit(pid, Duration.ofSeconds(5));
+ * }
+ * }</pre>
+ */
+public final class JBeam implements AutoCloseable {
+    private final Runtime vm;
+
+    private JBeam(Runtime vm) { this.vm = vm; }
+
+    public static Builder builder() { return new Builder(); }
+
+    /** The underlying runtime, for tools inside this project (tests, benchmarks). */
+    public Runtime runtime() { return vm; }
+
+    /** Loads (or reloads) a module from .beam bytes. */
+    public void load(byte[] beam) throws org.jbeam.loader.LoadError {
+        vm.code.install(vm.code.prepare(null, beam));
+    }
+
+    public void load(Path beamFile) throws org.jbeam.loader.LoadError, java.io.IOException {
+        load(Files.readAllBytes(beamFile));
+    }
+
+    /** Spawns {@code module:function(args...)}. */
+    public EPid spawn(String module, String function, Term... args) {
+        return vm.processes.spawn(null, EAtom.of(module), EAtom.of(function), args, null).pid;
+    }
+
+    /** Sends a message to a pid or registered name. */
+    public void send(Term dest, Term message) { vm.send(null, dest, message); }
+
+    /** Waits for a process to exit and returns its exit reason. */
+    public Term awaitExit(EPid pid, Duration timeout) throws TimeoutException, InterruptedException {
+        try {
+            return vm.exitFuture(pid).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** Waits until Erlang code calls erlang:halt and returns the exit status. */
+    public int awaitHalt() throws InterruptedException {
+        try {
+            return vm.halted.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    public boolean isHalted() { return vm.halted.isDone(); }
+
+    /** Whether a process is still alive. */
+    public boolean isAlive(EPid pid) { return pid.process instanceof ErlProcess p && p.isAlive(); }
+
+    @Override public void close() { vm.shutdown(); }
+
+    /** Configures a node. */
+    public static final class Builder {
+        private int schedulers = java.lang.Runtime.getRuntime().availableProcessors();
+        private final List<Path> pathFirst = new ArrayList<>(), pathLast = new ArrayList<>();
+        private OutputStream stdout = System.out, stderr = System.err;
+        private InputStream stdin = System.in;
+        private List<String> args = List.of();
+        private Path otpRoot;
+
+        public Builder schedulers(int n) { this.schedulers = Math.max(1, n); return this; }
+        /** Adds a directory to the front of the code path (like -pa). */
+        public Builder addPathFirst(Path dir) { pathFirst.add(dir); return this; }
+        /** Adds a directory to the end of the code path (like -pz). */
+        public Builder addPathLast(Path dir) { pathLast.add(dir); return this; }
+        public Builder stdout(OutputStream o) { this.stdout = o; return this; }
+        public Builder stderr(OutputStream o) { this.stderr = o; return this; }
+        public Builder stdin(InputStream i) { this.stdin = i; return this; }
+        /** Arguments as erl's init sees them (flags after the emulator's own). */
+        public Builder args(List<String> a) { this.args = List.copyOf(a); return this; }
+        /** The installed OTP whose lib/*&#47;ebin (and erts ebin) form the default code path. */
+        public Builder otpRoot(Path root) { this.otpRoot = root; return this; }
+
+        public JBeam build() {
+            List<Path> path = new ArrayList<>(pathFirst);
+            if (otpRoot != null) path.addAll(OtpInstall.codePath(otpRoot));
+            path.addAll(pathLast);
+            return new JBeam(new Runtime(schedulers, path, stdout, stderr, stdin, args, otpRoot, Natives.all()));
+        }
+    }
+}

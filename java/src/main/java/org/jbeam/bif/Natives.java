@@ -1,0 +1,23 @@
+package org.jbeam.bif;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Every native module the runtime declares: the one list to extend when adding a BIF module. */
+public final class Natives {
+    private Natives() {}
+
+    public static List<BifModule> all() {
+        List<BifModule> l = new ArrayList<>(List.of(
+                new ErlangTermBifs(), new ErlangProcessBifs(), new ErlangSystemBifs(), new CodeBifs(),
+                new ListsBifs(), new MapsBifs(), new BinaryBifs(), new UnicodeBifs(), new ReBifs(),
+                new org.jbeam.etf.EtfBifs(), new PortBifs(), new OsBifs(), new ErtsInternalBifs()));
+        // Arithmetic and number conversions (ErlangNumberBifs) are added when present.
+        try {
+            l.add((BifModule) Class.forName("org.jbeam.bif.ErlangNumberBifs").getDeclaredConstructor().newInstance());
+        } catch (ReflectiveOperationException e) {
+            // not built yet
+        }
+        return l;
+    }
+}

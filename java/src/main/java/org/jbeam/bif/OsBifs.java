@@ -1,0 +1,36 @@
+package org.jbeam.bif;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jbeam.runtime.ErlangException;
+import org.jbeam.term.*;
+
+/** os module natives: getenv/0,1, putenv/2, unsetenv/1, getpid/0. */
+public final class OsBifs implements BifModule {
+    /** The node's environment: starts as the JVM's, changed by os:putenv/unsetenv. */
+    private static final Map<String, String> ENV = new ConcurrentHashMap<>(System.getenv());
+
+    @Override
+    public void register(BifTable t) {
+        t.bif0("os", "getenv", p -> {
+            List<Term> l = new ArrayList<>();
+            for (var e : ENV.entrySet()) l.add(IoLists.stringToCharlist(e.getKey() + "=" + e.getValue()));
+            return ECons.of(l);
+        });
+        t.bif1("os", "getenv", (p, n) -> {
+            String v = ENV.get(name(n));
+            return v == null ? EAtom.FALSE : IoLists.stringToCharlist(v);
+        });
+        t.bif2("os", "putenv", (p, n, v) -> { ENV.put(name(n), name(v)); return EAtom.TRUE; });
+        t.bif1("os", "unsetenv", (p, n) -> { ENV.remove(name(n)); return EAtom.TRUE; });
+        t.bif0("os", "getpid", p -> IoLists.stringToCharlist(Long.toString(ProcessHandle.current().pid())));
+    }
+
+    private static String name(Term t) {
+        if (ECons.length(t) < 0) throw ErlangException.badarg();
+        return IoLists.charlistToString(t);
+    }
+}
