@@ -17,6 +17,8 @@ import org.jbeam.term.*;
  */
 public final class CodeBifs implements BifModule {
     private static final String E = "erlang";
+    private static final java.util.Set<String> STATIC_NIFS = java.util.Set.of("zlib", "erl_tracer", "prim_buffer", "prim_file",
+            "prim_socket", "prim_net");
     private static final ConcurrentHashMap<ERef, BeamModule> PREPARED = new ConcurrentHashMap<>();
 
     @Override
@@ -56,6 +58,19 @@ public final class CodeBifs implements BifModule {
         t.bif0(E, "loaded", p -> ECons.of(new ArrayList<Term>(p.vm.code.loaded())));
         t.bif1(E, "get_module_info", (p, m) -> moduleInfo(p, m));
         t.bif2(E, "get_module_info", CodeBifs::moduleInfoItem);
+        // load_nif/2: modules whose natives jbeam implements in Java load "their NIF library"
+        // successfully; real .so NIF libraries arrive with the erl_nif layer (issue: NIFs).
+        t.bif2(E, "load_nif", (p, path, info) -> {
+            String lib = IoLists.charlistToString(path);
+            String base = lib.substring(lib.lastIndexOf('/') + 1);
+            // erts' statically linked NIF modules: always present (functions not yet implemented
+            // in Java raise when called, through the module's own nif_error stubs).
+            if (STATIC_NIFS.contains(base)) return EAtom.OK;
+            for (BifTable.Entry e : p.vm.bifs.all())
+                if (e.module().name.equals(base) || base.startsWith(e.module().name)) return EAtom.OK;
+            return ETuple.of(EAtom.ERROR, ETuple.of(EAtom.of("load_failed"),
+                    IoLists.stringToCharlist("Failed to load NIF library " + lib + ": 'NIF libraries (.so) are not supported yet'")));
+        });
         t.bif2("erts_internal", "purge_module", (p, m, o) -> {
             if (m instanceof EAtom a) p.vm.code.purge(a);
             return EAtom.TRUE;

@@ -12,12 +12,15 @@ public final class Natives {
                 new ErlangTermBifs(), new ErlangProcessBifs(), new ErlangSystemBifs(), new CodeBifs(),
                 new ListsBifs(), new MapsBifs(), new BinaryBifs(), new UnicodeBifs(), new ReBifs(),
                 new org.jbeam.etf.EtfBifs(), new PortBifs(), new OsBifs(), new ErtsInternalBifs()));
+        boolean numbers = false;
         // Arithmetic and number conversions (ErlangNumberBifs) are added when present.
         try {
             l.add((BifModule) Class.forName("org.jbeam.bif.ErlangNumberBifs").getDeclaredConstructor().newInstance());
+            numbers = true;
         } catch (ReflectiveOperationException e) {
             // not built yet
         }
+        if (!numbers) l.add(new ArithBifs());
         return l;
     }
 }

@@ -13,6 +13,9 @@ public final class OsBifs implements BifModule {
     /** The node's environment: starts as the JVM's, changed by os:putenv/unsetenv. */
     private static final Map<String, String> ENV = new ConcurrentHashMap<>(System.getenv());
 
+    /** Sets a variable in the node's environment (erl's -env flag). */
+    public static void putenv(String name, String value) { ENV.put(name, value); }
+
     @Override
     public void register(BifTable t) {
         t.bif0("os", "getenv", p -> {

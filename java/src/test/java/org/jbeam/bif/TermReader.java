@@ -109,7 +109,7 @@ final class TermReader {
 
     private Term binary() {
         expect("<<");
-        IoLists.BitWriter w = new IoLists.BitWriter();
+        BitWriter w = new BitWriter();
         if (!eat(">>")) {
             do segment(w); while (eat(","));
             expect(">>");
@@ -117,7 +117,7 @@ final class TermReader {
         return w.toBitString();
     }
 
-    private void segment(IoLists.BitWriter w) {
+    private void segment(BitWriter w) {
         List<Integer> vals = new ArrayList<>();
         boolean str = false;
         BigInteger big = null;

@@ -1,0 +1,125 @@
+package org.jbeam.cli;
+
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jbeam.api.JBeam;
+import org.jbeam.api.OtpInstall;
+
+/**
+ * {@code bin/jbeam}: a drop-in {@code erl}. Parses erl's command line the way erlexec does
+ * (emulator {@code +} flags, {@code -pa}/{@code -pz}, {@code -env}, {@code -extra}), then boots
+ * OTP's own {@code init} with the remaining arguments, which handles {@code -s}, {@code -run},
+ * {@code -eval}, {@code -noshell} exactly as on erl. The exit status is the one given to
+ * {@code erlang:halt}.
+ */
+public final class Main {
+    private Main() {}
+
+    public static void main(String[] argv) throws Exception {
+        CommandLine cl = CommandLine.parse(argv);
+        Path root = OtpInstall.find();
+        if (root == null) {
+            System.err.println("jbeam: no Erlang/OTP installation found (set JBEAM_OTP_ROOT or put erl on PATH)");
+            System.exit(1);
+        }
+        OutputStream out = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
+        OutputStream err = new FileOutputStream(FileDescriptor.err);
+        JBeam.Builder b = JBeam.builder().otpRoot(root).stdout(out).stderr(err)
+                .stdin(new FileInputStream(FileDescriptor.in)).args(cl.initArgs(root));
+        if (cl.schedulers > 0) b.schedulers(cl.schedulers);
+        for (Path p : cl.pathFirst) b.addPathFirst(p);
+        for (Path p : cl.pathLast) b.addPathLast(p);
+        for (Path p : ErlLibs.ebinDirs()) b.addPathLast(p);
+        int status;
+        try (JBeam vm = b.build()) {
+            Boot.start(vm.runtime());
+            status = vm.awaitHalt();
+            out.flush();
+        }
+        System.exit(status);
+    }
+
+    /** The parts of erl's command line that the emulator (not init) consumes. */
+    static final class CommandLine {
+        int schedulers = -1;
+        final List<Path> pathFirst = new ArrayList<>(), pathLast = new ArrayList<>();
+        /** Arguments passed on to init (everything erlexec does not consume). */
+        final List<String> rest = new ArrayList<>();
+
+        static CommandLine parse(String[] a) {
+            CommandLine c = new CommandLine();
+            int i = 0;
+            while (i < a.length) {
+                String s = a[i];
+                if (s.equals("-extra")) {
+                    for (; i < a.length; i++) c.rest.add(a[i]);
+                    break;
+                }
+                if (s.startsWith("+")) {
+                    i = c.emulatorFlag(a, i);
+                    continue;
+                }
+                if (s.equals("-pa") || s.equals("-pz")) {
+                    List<Path> into = s.equals("-pa") ? c.pathFirst : c.pathLast;
+                    c.rest.add(s);
+                    i++;
+                    int firstInsert = 0;
+                    while (i < a.length && !a[i].startsWith("-") && !a[i].startsWith("+")) {
+                        if (s.equals("-pa")) into.add(firstInsert++, Path.of(a[i])); else into.add(Path.of(a[i]));
+                        c.rest.add(a[i]);
+                        i++;
+                    }
+                    continue;
+                }
+                if (s.equals("-env") && i + 2 < a.length) {
+                    org.jbeam.bif.OsBifs.putenv(a[i + 1], a[i + 2]);
+                    i += 3;
+                    continue;
+                }
+                c.rest.add(s);
+                i++;
+            }
+            return c;
+        }
+
+        private int emulatorFlag(String[] a, int i) {
+            String s = a[i];
+            String name = s.length() > 1 ? s.substring(1, 2) : "";
+            boolean attached = s.length() > 2;
+            String val = attached ? s.substring(2) : (i + 1 < a.length ? a[i + 1] : null);
+            if (s.startsWith("+S") && !s.startsWith("+SD") && !s.startsWith("+SP")) {
+                if (val != null) {
+                    String n = val.split(":")[0];
+                    try { schedulers = Integer.parseInt(n); } catch (NumberFormatException e) { /* erl: usage error */ }
+                }
+            }
+            // Flags taking a separate value: skip it too. (+A 10, +P 100000, +S 4, +K true …)
+            if (!attached && "ABCDKLMPQRSTWchiprstvwez".contains(name) && val != null && !val.startsWith("-") && !val.startsWith("+"))
+                return i + 2;
+            return i + 1;
+        }
+
+        /** Boot arguments as erts hands them to init:boot/1. */
+        List<String> initArgs(Path root) {
+            List<String> l = new ArrayList<>(List.of("-root", root.toString(), "-bindir", root.resolve("erts-" + ertsVersion(root)).resolve("bin").toString(),
+                    "-progname", "erl", "--", "-home", System.getProperty("user.home"), "--"));
+            l.addAll(rest);
+            return l;
+        }
+
+        private static String ertsVersion(Path root) {
+            try (var s = java.nio.file.Files.list(root)) {
+                return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("erts-")).map(n -> n.substring(5)).findFirst().orElse("13.1.5");
+            } catch (java.io.IOException e) {
+                return "13.1.5";
+            }
+        }
+    }
+}
