@@ -34,6 +34,7 @@ public final class BifTable {
     public void bif2(String m, String f, Bif.F2 fn) { put(m, f, 2, fn, false); }
     public void bif3(String m, String f, Bif.F3 fn) { put(m, f, 3, fn, false); }
     public void bifN(String m, String f, int arity, Bif.N fn) { put(m, f, arity, fn, false); }
+    public void bif4(String m, String f, Bif.N fn) { put(m, f, 4, fn, false); }
     /** Guard-safe BIFs (type tests, arithmetic, element/2, …). */
     public void guard1(String m, String f, Bif.F1 fn) { put(m, f, 1, fn, true); }
     public void guard2(String m, String f, Bif.F2 fn) { put(m, f, 2, fn, true); }

@@ -54,7 +54,7 @@ public final class CodeBifs implements BifModule {
             var e = p.vm.exports.find(ma, fa, (int) ar.value);
             return EAtom.of(e != null && (e.module != null || (e.bif != null && p.vm.code.isLoaded(ma))));
         });
-        t.bif0(E, "pre_loaded", p -> ENil.NIL);
+        t.bif0(E, "pre_loaded", p -> ECons.of(new ArrayList<Term>(p.vm.code.preloaded())));
         t.bif0(E, "loaded", p -> ECons.of(new ArrayList<Term>(p.vm.code.loaded())));
         t.bif1(E, "get_module_info", (p, m) -> moduleInfo(p, m));
         t.bif2(E, "get_module_info", CodeBifs::moduleInfoItem);

@@ -1,5 +1,6 @@
 package org.jbeam.bif;
 
+import org.jbeam.runtime.ErlangException;
 import org.jbeam.term.*;
 
 /** erts_internal natives that OTP's preloaded and stdlib modules call. */
@@ -12,5 +13,38 @@ public final class ErtsInternalBifs implements BifModule {
         t.bif1("erlang", "garbage_collect", (p, pid) -> EAtom.TRUE);
         t.bif2("erlang", "garbage_collect", (p, pid, o) -> EAtom.TRUE);
         t.bif0("erts_internal", "scheduler_wall_time", p -> EAtom.FALSE);
+        // spawn_system_process(M, F, A): a process outside the normal accounting; for jbeam an ordinary spawn.
+        t.bif3("erts_internal", "spawn_system_process", (p, m, f, a) -> {
+            Term[] args = ECons.toArray(a);
+            if (!(m instanceof EAtom ma) || !(f instanceof EAtom fa) || args == null) throw ErlangException.badarg();
+            return p.vm.processes.spawn(p, ma, fa, args, null).pid;
+        });
+        t.bif0("erts_internal", "erase_persistent_terms", p -> EAtom.OK);
+        t.bif1("erts_internal", "request_system_task", (p, x) -> EAtom.OK);
+        t.bif3("erts_internal", "request_system_task", (p, x, y, z) -> EAtom.OK);
+        t.bif4("erts_internal", "request_system_task", (p, a) -> EAtom.OK);
+        t.bif1("erts_internal", "check_dirty_process_code", (p, x) -> EAtom.FALSE);
+        t.bif2("erts_internal", "check_dirty_process_code", (p, x, y) -> EAtom.FALSE);
+        t.bif1("erlang", "finish_after_on_load", (p, m) -> EAtom.TRUE);
+        t.bif2("erlang", "finish_after_on_load", (p, m, ok) -> EAtom.TRUE);
+        t.bif1("erlang", "call_on_load_function", (p, m) -> { throw ErlangException.badarg(); });
+        t.bif3("erlang", "hibernate", (p, m, f, a) -> {
+            Term[] args = ECons.toArray(a);
+            if (!(m instanceof EAtom ma) || !(f instanceof EAtom fa) || args == null) throw ErlangException.badarg();
+            return org.jbeam.interp.Trap.hibernate(p.vm.exports.get(ma, fa, args.length), args);
+        });
+        t.bif2("erlang", "trace_pattern", (p, a, b) -> ESmall.ZERO);
+        t.bif3("erlang", "trace_pattern", (p, a, b, c) -> ESmall.ZERO);
+        t.bif3("erlang", "trace", (p, a, b, c) -> ESmall.ZERO);
+        t.bif2("erlang", "trace_info", (p, a, b) -> ETuple.of(b, EAtom.FALSE));
+        t.bif1("erlang", "iolist_to_iovec", (p, x) -> {
+            byte[] b = org.jbeam.runtime.IoData.toBytes(x);
+            return b.length == 0 ? ENil.NIL : ECons.of(EBitString.of(b));
+        });
+        t.bif1("erlang", "universaltime_to_posixtime", (p, dt) -> ESmall.of(Calendar.toPosix(dt)));
+        t.bif1("erlang", "posixtime_to_universaltime", (p, s) -> Calendar.fromPosix(s));
+        t.bif1("erlang", "universaltime_to_localtime", (p, dt) -> Calendar.utcToLocal(dt));
+        t.bif1("erlang", "localtime_to_universaltime", (p, dt) -> Calendar.localToUtc(dt));
+        t.bif2("erlang", "localtime_to_universaltime", (p, dt, dst) -> Calendar.localToUtc(dt));
     }
 }

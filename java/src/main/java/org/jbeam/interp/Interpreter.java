@@ -402,6 +402,17 @@ public final class Interpreter {
         }
         Term[] args = t.args;
         System.arraycopy(args, 0, x, 0, args.length);
+        if (t.hibernate) {
+            ErlProcess proc = p;
+            for (int i = 1; i < proc.sp; i++) proc.stk[i] = null;
+            proc.sp = 1; // only the exit address stays
+            proc.catches = 0;
+            proc.startExport = t.export;
+            setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
+            Signals.drain(proc);
+            if (proc.mailbox.current() != null || proc.exitReason != null) return org.jbeam.runtime.ProcessTable.PC_START;
+            throw new Preempt(suspend(org.jbeam.runtime.ProcessTable.PC_START, args.length, WAITING));
+        }
         if (t.export != null) return callExport(t.export, args.length, ret, pc);
         x[args.length] = t.fun;
         return callFun(t.fun, args.length, ret, pc);

@@ -16,10 +16,18 @@ public final class Trap extends Term {
     public final EFun fun;
     public final Term[] args;
 
-    private Trap(Export export, EFun fun, Term[] args) { this.export = export; this.fun = fun; this.args = args; }
+    /** erlang:hibernate/3: drop the stack, wait for a message, then call the export. */
+    public final boolean hibernate;
+
+    private Trap(Export export, EFun fun, Term[] args) { this(export, fun, args, false); }
+
+    private Trap(Export export, EFun fun, Term[] args, boolean hibernate) {
+        this.export = export; this.fun = fun; this.args = args; this.hibernate = hibernate;
+    }
 
     public static Trap call(Export e, Term[] args) { return new Trap(e, null, args); }
     public static Trap callFun(EFun f, Term[] args) { return new Trap(null, f, args); }
+    public static Trap hibernate(Export e, Term[] args) { return new Trap(e, null, args, true); }
 
     @Override public int typeOrder() { throw new IllegalStateException("trap used as a term"); }
 }

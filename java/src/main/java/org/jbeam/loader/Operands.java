@@ -82,9 +82,9 @@ final class Operands {
             case SET_TUPLE_ELEMENT -> { in.a = tr.srcOf(o[0], pc); in.b = tr.dstOf(o[1], pc); in.c = tr.uOf(o[2], pc); }
             case PUT_LIST -> { in.a = tr.srcOf(o[0], pc); in.b = tr.srcOf(o[1], pc); in.d = tr.dstOf(o[2], pc); }
             case PUT_TUPLE2 -> { in.d = tr.dstOf(o[0], pc); in.o = tr.srcListOf(o[1], pc); }
-            case CALL_FUN, APPLY -> in.a = tr.uOf(o[0], pc);
+            case CALL_FUN, APPLY -> { in.a = tr.uOf(o[0], pc); in.ret = tr.retOf(pc); }
             case APPLY_LAST -> { in.a = tr.uOf(o[0], pc); in.c = tr.uOf(o[1], pc); }
-            case CALL_FUN2 -> { in.a = tr.uOf(o[1], pc); in.b = tr.srcOf(o[2], pc); }
+            case CALL_FUN2 -> { in.a = tr.uOf(o[1], pc); in.b = tr.srcOf(o[2], pc); in.ret = tr.retOf(pc); }
             case MAKE_FUN2 -> in.b = funIndex(tr, o[0], pc);
             case MAKE_FUN3 -> { in.b = funIndex(tr, o[0], pc); in.d = tr.dstOf(o[1], pc); in.o = tr.srcListOf(o[2], pc); }
             case RAISE -> { in.a = tr.srcOf(o[0], pc); in.b = tr.srcOf(o[1], pc); }

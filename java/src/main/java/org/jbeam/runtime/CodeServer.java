@@ -32,6 +32,11 @@ public final class CodeServer {
 
     CodeServer(Runtime vm) { this.vm = vm; }
 
+    private final List<EAtom> preloaded = new CopyOnWriteArrayList<>();
+
+    public void markPreloaded(EAtom m) { if (!preloaded.contains(m)) preloaded.add(m); }
+    public List<EAtom> preloaded() { return preloaded; }
+
     public List<Path> path() { return path; }
     public void addPathFirst(Path p) { path.add(0, p); missing.clear(); }
     public void addPathLast(Path p) { path.add(p); missing.clear(); }

@@ -21,6 +21,6 @@ final class CrashReport {
         if (!(reason instanceof ETuple t) || t.arity() != 2 || t.get(0) != ex.reason) return;
         PrintStream err = new PrintStream(vm.stderr, true);
         err.print("=ERROR REPORT==== " + LocalDateTime.now().format(TS) + " ===\n"
-                + "Error in process " + p.pid + " with exit value:\n" + reason + "\n\n");
+                + "Error in process " + p.pid + " with exit value:\n" + TermPrinter.display(reason) + "\n\n");
     }
 }

@@ -14,8 +14,8 @@ import org.jbeam.term.*;
  */
 public final class ProcessTable {
     /** Code every process starts in: a trampoline calling the initial function, then normal exit. */
-    static final BeamModule SYSTEM = systemModule();
-    static final int PC_START = 1, PC_EXIT = 2;
+    public static final BeamModule SYSTEM = systemModule();
+    public static final int PC_START = 1, PC_EXIT = 2;
     static final ReturnAddr EXIT_ADDR = new ReturnAddr(SYSTEM, PC_EXIT, null, 0);
 
     private final Runtime vm;

@@ -13,6 +13,90 @@ public final class TermPrinter {
         return sb.toString();
     }
 
+    /**
+     * The form of {@code erlang:display/1} (erts' own printer): printable lists and binaries as
+     * strings, floats in {@code %e} form. Also used for the runtime's own reports.
+     */
+    public static String display(Term t) {
+        StringBuilder sb = new StringBuilder();
+        display(sb, t);
+        return sb.toString();
+    }
+
+    private static boolean printableList(Term t) {
+        if (!(t instanceof ECons)) return false;
+        while (t instanceof ECons c) {
+            if (!(c.head instanceof ESmall s) || !printable(s.value)) return false;
+            t = c.tail;
+        }
+        return t == ENil.NIL;
+    }
+
+    private static boolean printable(long c) { return (c >= 32 && c <= 126) || (c >= 8 && c <= 13) || c == 27 || (c >= 160 && c <= 255); }
+
+    private static void escaped(StringBuilder sb, long c) {
+        switch ((int) c) {
+            case '"' -> sb.append("\\\"");
+            case '\\' -> sb.append("\\\\");
+            case '\n' -> sb.append("\\n");
+            case '\t' -> sb.append("\\t");
+            case '\r' -> sb.append("\\r");
+            case 8 -> sb.append("\\b");
+            case 11 -> sb.append("\\v");
+            case 12 -> sb.append("\\f");
+            case 27 -> sb.append("\\e");
+            default -> sb.appendCodePoint((int) c);
+        }
+    }
+
+    private static void display(StringBuilder sb, Term t) {
+        switch (t) {
+            case ECons c when printableList(c) -> {
+                sb.append('"');
+                for (Term x = c; x instanceof ECons cc; x = cc.tail) escaped(sb, ((ESmall) cc.head).value);
+                sb.append('"');
+            }
+            case ECons c -> {
+                sb.append('[');
+                Term x = c;
+                boolean first = true;
+                while (x instanceof ECons cc) {
+                    if (!first) sb.append(',');
+                    display(sb, cc.head);
+                    first = false;
+                    x = cc.tail;
+                }
+                if (!(x instanceof ENil)) { sb.append('|'); display(sb, x); }
+                sb.append(']');
+            }
+            case ETuple tu -> {
+                sb.append('{');
+                for (int i = 0; i < tu.arity(); i++) { if (i > 0) sb.append(','); display(sb, tu.get(i)); }
+                sb.append('}');
+            }
+            case EMap m -> {
+                sb.append("#{");
+                for (int i = 0; i < m.size(); i++) {
+                    if (i > 0) sb.append(',');
+                    display(sb, m.keyAt(i)); sb.append(" => "); display(sb, m.valueAt(i));
+                }
+                sb.append('}');
+            }
+            case EBitString b when b.isBinaryAligned() && b.byteSize() > 0 && printableBinary(b) -> {
+                sb.append("<<\"");
+                for (int i = 0; i < b.byteSize(); i++) escaped(sb, b.byteAt(i));
+                sb.append("\">>");
+            }
+            case EFloat f -> sb.append(String.format(java.util.Locale.ROOT, "%.6e", f.value).replaceAll("e([+-])(\\d)$", "e$10$2"));
+            default -> print(sb, t);
+        }
+    }
+
+    private static boolean printableBinary(EBitString b) {
+        for (int i = 0; i < b.byteSize(); i++) if (!printable(b.byteAt(i))) return false;
+        return true;
+    }
+
     public static void print(StringBuilder sb, Term t) {
         switch (t) {
             case ESmall s -> sb.append(s.value);
