@@ -53,6 +53,11 @@ class ErlangNumberBifsTest {
     }
 
     @Test
+    void mathUsesNativeLibm() {
+        assertTrue(MathLib.NATIVE, "libm not reachable through FFM: math results may differ from OTP in the last bit");
+    }
+
+    @Test
     void numbersMatchErl() {
         Term[] vals = all();
         for (String op : List.of("+", "-", "*", "/", "div", "rem", "band", "bor", "bxor"))
@@ -107,6 +112,21 @@ class ErlangNumberBifsTest {
         call("erlang", "list_to_integer", str("10"), a("a"));
         call("erlang", "binary_to_integer", new EBitString(new byte[] { 0x31, (byte) 0x80 }, 0, 9));
         call("erlang", "binary_to_integer", str("12"));
+        for (double d : new double[] { 0.0, -0.0, 1.5, -1.0e-5, 1.0e25, 123.456, 5.0e-324 }) {
+            call("erlang", "float_to_binary", f(d));
+            call("erlang", "float_to_binary", f(d), ECons.of(a("short")));
+            call("erlang", "float_to_binary", f(d), ECons.of(ETuple.of(a("decimals"), i(4)), a("compact")));
+            call("erlang", "float_to_list", f(d), ECons.of(ETuple.of(a("scientific"), i(3))));
+        }
+        for (Term x : new Term[] { i(1), a("a"), str("1.5") }) { call("erlang", "float_to_binary", x); call("erlang", "float_to_list", x); }
+        for (String s : new String[] { "1.5", "-0.0", "1,5", "1.5\0x", "1", "", "1.0e400", "2.5e-3", " 1.0" }) {
+            call("erlang", "binary_to_float", EBitString.ofLatin1(s));
+            call("erlang", "list_to_float", str(s));
+        }
+        call("erlang", "binary_to_float", new EBitString(new byte[] { 0x31, 0x2e, 0x35, 0 }, 0, 28));
+        call("erlang", "binary_to_float", str("1.5"));
+        call("erlang", "list_to_float", ECons.of(i(49), i(46), i(53), i(300)));
+        call("erlang", "list_to_float", new ECons(i(49), i(46)));
     }
 
     private void math() {
