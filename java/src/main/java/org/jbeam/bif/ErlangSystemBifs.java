@@ -50,8 +50,7 @@ public final class ErlangSystemBifs implements BifModule {
         else if (ECons.length(status) >= 0) {
             // halt(Slogan): print the slogan like erts' crash dump path.
             String slogan = IoLists.charlistToString(status);
-            p.vm.writeStderr(("Crash dump is being written to: erl_crash.dump...done\n").getBytes());
-            p.vm.slogan = slogan;
+            CrashDump.write(p.vm, slogan);
             code = 1;
         } else throw ErlangException.badarg();
         p.vm.halt(code);

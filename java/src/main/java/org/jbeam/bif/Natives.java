@@ -12,16 +12,7 @@ public final class Natives {
                 new ErlangTermBifs(), new ErlangProcessBifs(), new ErlangSystemBifs(), new CodeBifs(),
                 new ListsBifs(), new MapsBifs(), new BinaryBifs(), new UnicodeBifs(), new ReBifs(),
                 new org.jbeam.etf.EtfBifs(), new PortBifs(), new OsBifs(), new ErtsInternalBifs(),
-                new PersistentTermBifs()));
-        boolean numbers = false;
-        // Arithmetic and number conversions (ErlangNumberBifs) are added when present.
-        try {
-            l.add((BifModule) Class.forName("org.jbeam.bif.ErlangNumberBifs").getDeclaredConstructor().newInstance());
-            numbers = true;
-        } catch (ReflectiveOperationException e) {
-            // not built yet
-        }
-        if (!numbers) l.add(new ArithBifs());
+                new PersistentTermBifs(), new ErlangNumberBifs()));
         return l;
     }
 }

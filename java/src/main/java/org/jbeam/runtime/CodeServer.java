@@ -34,7 +34,15 @@ public final class CodeServer {
 
     private final List<EAtom> preloaded = new CopyOnWriteArrayList<>();
 
-    public void markPreloaded(EAtom m) { if (!preloaded.contains(m)) preloaded.add(m); }
+    /**
+     * Marks a module as preloaded. Like erts' built-in copies of these modules, it carries no line
+     * information, so stack traces show {@code []} locations for it exactly as on erl.
+     */
+    public void markPreloaded(EAtom m) {
+        if (!preloaded.contains(m)) preloaded.add(m);
+        BeamModule mod = current.get(m);
+        if (mod != null) mod.lines = org.jbeam.loader.LineTable.EMPTY;
+    }
     public List<EAtom> preloaded() { return preloaded; }
 
     public List<Path> path() { return path; }

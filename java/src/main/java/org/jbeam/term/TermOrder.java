@@ -7,9 +7,8 @@ import java.math.BigInteger;
  * OTP's total term order and its two equalities.
  * <ul>
  * <li>{@link #compare}: the order of {@code <}, {@code =<}, {@code lists:sort} ({@code 1 == 1.0}).
- * <li>{@link #compareKeys}: map-key order, where integers and floats never compare equal and every
- * integer sorts before every float of the same value… more precisely, numbers are compared by
- * value and, when equal, the integer sorts first; this makes {@code 1} and {@code 1.0} distinct keys.
+ * <li>{@link #compareKeys}: map-key order: like term order, but every integer sorts before every
+ * float, so {@code 1} and {@code 1.0} are distinct keys.
  * <li>{@link #eq}: {@code ==}; {@link Object#equals}: {@code =:=}.
  * </ul>
  */
@@ -142,16 +141,17 @@ public final class TermOrder {
         return 0;
     }
 
-    /** Numeric comparison; with {@code exact}, an integer and a float of equal value order integer first. */
+    /**
+     * Numeric comparison. With {@code exact} (map-key order) every integer sorts before every
+     * float, whatever the values, as OTP orders map keys.
+     */
     public static int compareNumbers(ENumber a, ENumber b, boolean exact) {
         if (a instanceof ESmall x && b instanceof ESmall y) return Long.compare(x.value, y.value);
         if (a instanceof EFloat x && b instanceof EFloat y) return Double.compare(x.value == 0.0 ? 0.0 : x.value, y.value == 0.0 ? 0.0 : y.value);
         if (a instanceof EInteger x && b instanceof EInteger y) return x.bigValue().compareTo(y.bigValue());
-        int c;
-        if (a instanceof EFloat f) c = -compareIntFloat((EInteger) b, f.value);
-        else c = compareIntFloat((EInteger) a, ((EFloat) b).value);
-        if (c != 0 || !exact) return c;
-        return a instanceof EInteger ? -1 : 1;
+        if (exact) return a instanceof EInteger ? -1 : 1;
+        if (a instanceof EFloat f) return -compareIntFloat((EInteger) b, f.value);
+        return compareIntFloat((EInteger) a, ((EFloat) b).value);
     }
 
     private static final double TWO53 = 9007199254740992.0;

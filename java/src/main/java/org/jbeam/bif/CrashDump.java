@@ -1,0 +1,40 @@
+package org.jbeam.bif;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+
+import org.jbeam.runtime.Runtime;
+
+/**
+ * erlang:halt(Slogan): what erts does when the node dies with a slogan — the slogan on standard
+ * error, then a crash dump file ({@code $ERL_CRASH_DUMP} or {@code erl_crash.dump}). jbeam's dump
+ * holds the header sections tools look for first; process and memory sections are not written yet.
+ */
+final class CrashDump {
+    private CrashDump() {}
+
+    static void write(Runtime vm, String slogan) {
+        String name = System.getenv().getOrDefault("ERL_CRASH_DUMP", "erl_crash.dump");
+        String text = "=erl_crash_dump:0.5\n"
+                + ZonedDateTime.now().format(DateTimeFormatter.ofPattern("EEE MMM d HH:mm:ss yyyy", java.util.Locale.ENGLISH)) + "\n"
+                + "Slogan: " + slogan + "\n"
+                + "System version: Erlang/OTP " + SystemInfo.OTP_RELEASE + " [erts-" + SystemInfo.ERTS_VERSION + "] [jbeam]\n"
+                + "Taints: \n"
+                + "Atoms: " + org.jbeam.term.EAtom.count() + "\n"
+                + "Calling Thread: scheduler:1\n"
+                + "=end\n";
+        boolean ok;
+        try {
+            Files.writeString(Path.of(name), text, StandardCharsets.UTF_8);
+            ok = true;
+        } catch (IOException e) {
+            ok = false;
+        }
+        vm.writeStderr((slogan + "\n\nCrash dump is being written to: " + name + "..." + (ok ? "done" : "failed") + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+    }
+}
