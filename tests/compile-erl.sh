@@ -14,4 +14,4 @@ for f in "${srcs[@]}"; do
   if [ ! -f "$b" ] || [ "$f" -nt "$b" ]; then stale+=("$f"); fi
 done
 [ ${#stale[@]} -eq 0 ] && exit 0
-erlc -o "$out" "${stale[@]}"
+erlc -W0 -o "$out" "${stale[@]}"
