@@ -1,4 +1,4 @@
--module(processes).
+-module(proc_basics).
 -export([main/0]).
 main() ->
     Self = self(),
