@@ -31,7 +31,19 @@ public final class ErlangProcessBifs implements BifModule {
         t.bif1(E, "link", ErlangProcessBifs::link);
         t.bif1(E, "unlink", ErlangProcessBifs::unlink);
         t.bif2(E, "monitor", ErlangProcessBifs::monitor);
-        t.bif3(E, "monitor", (p, type, item, opts) -> monitor(p, type, item));
+        t.bif3(E, "monitor", (p, type, item, opts) -> {
+            Term[] os = ECons.toArray(opts);
+            if (os == null) throw ErlangException.badarg();
+            String alias = null;
+            for (Term o : os) {
+                if (o instanceof ETuple ot && ot.arity() == 2 && ot.get(0) == EAtom.of("alias") && ot.get(1) instanceof EAtom mode
+                        && java.util.Set.of("explicit_unalias", "demonitor", "reply_demonitor").contains(mode.name)) alias = mode.name;
+                else if (!(o instanceof ETuple ot2 && ot2.arity() == 2 && ot2.get(0) == EAtom.of("tag"))) throw ErlangException.badarg();
+            }
+            Term ref = monitor(p, type, item);
+            if (alias != null) p.vm.aliases.activate((ERef) ref, p.pid, alias.equals("reply_demonitor"));
+            return ref;
+        });
         t.bif1(E, "demonitor", (p, r) -> demonitor(p, r, ENil.NIL));
         t.bif2(E, "demonitor", ErlangProcessBifs::demonitor);
         t.bif1(E, "exit", (p, r) -> { throw ErlangException.raised(ErlangException.EXIT, r); });
@@ -219,6 +231,7 @@ public final class ErlangProcessBifs implements BifModule {
             else throw ErlangException.badarg();
         }
         ErlProcess.Monitor m = p.monitors.remove(ref);
+        p.vm.aliases.remove(ref, p.pid);
         if (m != null && m.target() instanceof EPid tp && tp.process instanceof ErlProcess other)
             synchronized (other) { other.monitoredBy.remove(ref); }
         if (flush) p.flushDown(ref);

@@ -29,6 +29,7 @@ public final class Runtime {
     public final ProcessTable processes = new ProcessTable(this);
     public final Registry registry = new Registry();
     public final Ports ports = new Ports(this);
+    public final org.jbeam.bif.Aliases aliases = new org.jbeam.bif.Aliases();
     public final Scheduler scheduler;
     public final ScheduledExecutorService timers;
     public final OutputStream stdout, stderr;
@@ -84,6 +85,10 @@ public final class Runtime {
                 // Remote nodes: distribution is not available yet; the message is dropped as to an unreachable node.
             }
             case EPort port -> PortMessages.handle(this, from, port, msg);
+            case ERef ref -> {
+                EPid target = aliases.target(ref);
+                if (target != null) sendTo(target, msg);
+            }
             default -> throw ErlangException.badarg();
         }
     }

@@ -48,7 +48,10 @@ public final class Signals {
             case Monitor m -> { synchronized (p) { p.monitoredBy.put(m.monitor().ref(), m.monitor()); } }
             case Demonitor d -> { synchronized (p) { p.monitoredBy.remove(d.ref()); } }
             case Down d -> {
-                if (p.monitors.remove(d.ref()) != null) p.mailbox.append(d.message());
+                if (p.monitors.remove(d.ref()) != null) {
+                    p.vm.aliases.remove(d.ref(), p.pid);
+                    p.mailbox.append(d.message());
+                }
             }
             case Timeout t -> { if (t.gen() == p.timerGen) { p.timedOut = true; p.timer = null; } }
         }
