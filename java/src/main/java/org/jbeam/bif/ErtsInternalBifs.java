@@ -7,7 +7,7 @@ import org.jbeam.term.*;
 public final class ErtsInternalBifs implements BifModule {
     @Override
     public void register(BifTable t) {
-        t.bif0("erts_internal", "is_system_process", p -> EAtom.FALSE);
+        t.bif1("erts_internal", "is_system_process", (p, pid) -> EAtom.FALSE);
         t.bif1("erts_internal", "garbage_collect", (p, m) -> EAtom.TRUE);
         t.bif0("erlang", "garbage_collect", p -> EAtom.TRUE);
         t.bif1("erlang", "garbage_collect", (p, pid) -> EAtom.TRUE);
