@@ -14,7 +14,7 @@ public final class Instr {
     public static final int X = 0, Y = 1 << 24, K = 2 << 24, FR = 3 << 24;
     public static final int KIND_MASK = 0xFF << 24, INDEX_MASK = 0xFFFFFF;
 
-    public final int op;
+    public int op;
     public int a, b, c, d, e, f;
     /** Auxiliary data: Export, BIF entry, FunEntry, select table, operand lists… */
     public Object o;

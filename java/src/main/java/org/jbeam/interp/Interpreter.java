@@ -130,13 +130,54 @@ public final class Interpreter {
                         if (r == null) pc = in.e;
                         else put(in.d, r);
                     }
+                    case Ops.ADD -> {
+                        Term a = get(in.a), b = get(in.b);
+                        if (a instanceof ESmall x && b instanceof ESmall y) {
+                            long r = x.value + y.value;
+                            if (((x.value ^ r) & (y.value ^ r)) >= 0) { put(in.d, ESmall.of(r)); break; }
+                        }
+                        Term r = guardBif(in);
+                        if (r == null) pc = in.e; else put(in.d, r);
+                    }
+                    case Ops.SUB -> {
+                        Term a = get(in.a), b = get(in.b);
+                        if (a instanceof ESmall x && b instanceof ESmall y) {
+                            long r = x.value - y.value;
+                            if (((x.value ^ y.value) & (x.value ^ r)) >= 0) { put(in.d, ESmall.of(r)); break; }
+                        }
+                        Term r = guardBif(in);
+                        if (r == null) pc = in.e; else put(in.d, r);
+                    }
+                    case Ops.MUL -> {
+                        Term a = get(in.a), b = get(in.b);
+                        if (a instanceof ESmall x && b instanceof ESmall y) {
+                            long hi = Math.multiplyHigh(x.value, y.value), lo = x.value * y.value;
+                            if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) { put(in.d, ESmall.of(lo)); break; }
+                        }
+                        Term r = guardBif(in);
+                        if (r == null) pc = in.e; else put(in.d, r);
+                    }
+                    case Ops.ELEMENT -> {
+                        if (get(in.a) instanceof ESmall i && get(in.b) instanceof ETuple t && i.value >= 1 && i.value <= t.arity()) {
+                            put(in.d, t.get((int) i.value - 1));
+                            break;
+                        }
+                        Term r = guardBif(in);
+                        if (r == null) pc = in.e; else put(in.d, r);
+                    }
                     case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> allocate(in.a);
                     case DEALLOCATE -> deallocate(in.a);
                     case TRIM -> p.sp -= in.a;
                     case INIT -> put(in.d, ENil.NIL);
                     case INIT_YREGS -> { for (int r : (int[]) in.o) put(r, ENil.NIL); }
-                    case IS_LT -> { if (TermOrder.compare(get(in.a), get(in.b)) >= 0) pc = in.e; }
-                    case IS_GE -> { if (TermOrder.compare(get(in.a), get(in.b)) < 0) pc = in.e; }
+                    case IS_LT -> {
+                        Term a = get(in.a), b = get(in.b);
+                        if (a instanceof ESmall x && b instanceof ESmall y ? x.value >= y.value : TermOrder.compare(a, b) >= 0) pc = in.e;
+                    }
+                    case IS_GE -> {
+                        Term a = get(in.a), b = get(in.b);
+                        if (a instanceof ESmall x && b instanceof ESmall y ? x.value < y.value : TermOrder.compare(a, b) < 0) pc = in.e;
+                    }
                     case IS_EQ -> { if (!TermOrder.eq(get(in.a), get(in.b))) pc = in.e; }
                     case IS_NE -> { if (TermOrder.eq(get(in.a), get(in.b))) pc = in.e; }
                     case IS_EQ_EXACT -> { if (!get(in.a).equals(get(in.b))) pc = in.e; }

@@ -35,9 +35,15 @@ final class Operands {
             case CALL_EXT_ONLY -> { in.a = tr.uOf(o[0], pc); in.o = tr.importOf(o[1], pc); }
             case BIF0 -> { in.o = tr.importOf(o[0], pc); in.d = tr.dstOf(o[1], pc); }
             case BIF1 -> { in.e = tr.labelOf(o[0], pc); in.o = tr.importOf(o[1], pc); in.a = tr.srcOf(o[2], pc); in.d = tr.dstOf(o[3], pc); }
-            case BIF2 -> { in.e = tr.labelOf(o[0], pc); in.o = tr.importOf(o[1], pc); in.a = tr.srcOf(o[2], pc); in.b = tr.srcOf(o[3], pc); in.d = tr.dstOf(o[4], pc); }
+            case BIF2 -> {
+                in.e = tr.labelOf(o[0], pc); in.o = tr.importOf(o[1], pc); in.a = tr.srcOf(o[2], pc); in.b = tr.srcOf(o[3], pc); in.d = tr.dstOf(o[4], pc);
+                specialise(in);
+            }
             case GC_BIF1 -> { in.e = tr.labelOf(o[0], pc); in.o = tr.importOf(o[2], pc); in.a = tr.srcOf(o[3], pc); in.d = tr.dstOf(o[4], pc); }
-            case GC_BIF2 -> { in.e = tr.labelOf(o[0], pc); in.o = tr.importOf(o[2], pc); in.a = tr.srcOf(o[3], pc); in.b = tr.srcOf(o[4], pc); in.d = tr.dstOf(o[5], pc); }
+            case GC_BIF2 -> {
+                in.e = tr.labelOf(o[0], pc); in.o = tr.importOf(o[2], pc); in.a = tr.srcOf(o[3], pc); in.b = tr.srcOf(o[4], pc); in.d = tr.dstOf(o[5], pc);
+                specialise(in);
+            }
             case GC_BIF3 -> { in.e = tr.labelOf(o[0], pc); in.o = tr.importOf(o[2], pc); in.a = tr.srcOf(o[3], pc); in.b = tr.srcOf(o[4], pc); in.c = tr.srcOf(o[5], pc); in.d = tr.dstOf(o[6], pc); }
             case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> in.a = tr.uOf(o[0], pc);
             case INIT -> in.d = tr.dstOf(o[0], pc);
@@ -110,6 +116,14 @@ final class Operands {
             case RECV_MARKER_RESERVE -> in.d = tr.dstOf(o[0], pc);
             default -> BinaryOperands.resolve(tr, pc, in, o);
         }
+    }
+
+    /** Arithmetic and element/2 get opcodes with inline fast paths (the BIF remains the slow path). */
+    private static void specialise(Instr in) {
+        Export e = (Export) in.o;
+        if (e.m != EAtom.ERLANG) return;
+        int op = Ops.specialise(e.f.name, e.arity);
+        if (op >= 0) in.op = op;
     }
 
     static Term literal(Transformer tr, Operand o, int pc) throws LoadError {

@@ -1,0 +1,7 @@
+-module(bench_sort).
+-export([run/0]).
+run() ->
+    rand:seed(exsss, {1, 2, 3}),
+    L = [rand:uniform(1000000) || _ <- lists:seq(1, 200000)],
+    S = lists:sort(L),
+    length(S) + length(lists:usort(L)).
