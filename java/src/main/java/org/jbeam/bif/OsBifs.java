@@ -29,6 +29,12 @@ public final class OsBifs implements BifModule {
         });
         t.bif2("os", "putenv", (p, n, v) -> { ENV.put(name(n), name(v)); return EAtom.TRUE; });
         t.bif1("os", "unsetenv", (p, n) -> { ENV.remove(name(n)); return EAtom.TRUE; });
+        // Signal handling options (sighup, sigterm… → handle|default|ignore): accepted; jbeam leaves
+        // JVM signal handling in place (SIGTERM still ends the node).
+        t.bif2("os", "set_signal", (p, sig, how) -> {
+            if (!(sig instanceof EAtom) || !(how instanceof EAtom)) throw ErlangException.badarg();
+            return EAtom.OK;
+        });
         t.bif0("os", "getpid", p -> IoLists.stringToCharlist(Long.toString(ProcessHandle.current().pid())));
     }
 
