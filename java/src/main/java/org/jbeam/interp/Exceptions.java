@@ -33,12 +33,12 @@ public final class Exceptions {
         if (ex.stacktrace == null) ex.stacktrace = buildTrace(it, ex, pc, in);
         p.lastException = ex;
         if (p.catches > 0) {
-            Term[] s = p.stk;
-            for (int i = p.sp - 1; i >= 0; i--) {
+            Term[] s = it.stk;
+            for (int i = it.sp - 1; i >= 0; i--) {
                 if (s[i] instanceof CatchTag ct) {
                     int frameTop = i + 1 + ct.yIndex;
-                    for (int j = frameTop; j < p.sp; j++) s[j] = null;
-                    p.sp = frameTop;
+                    for (int j = frameTop; j < it.sp; j++) s[j] = null;
+                    it.sp = frameTop;
                     it.x[0] = NON_VALUE;
                     it.x[1] = ex.cls;
                     it.x[2] = ex.reason;
@@ -90,8 +90,8 @@ public final class Exceptions {
             frames.add(ETuple.of(mod.name, cur.name, arity, loc));
         }
         ErlProcess p = it.p;
-        for (int i = p.sp - 1; i >= 0 && frames.size() < BACKTRACE_DEPTH; i--) {
-            if (p.stk[i] instanceof ReturnAddr ra && ra.func != null)
+        for (int i = it.sp - 1; i >= 0 && frames.size() < BACKTRACE_DEPTH; i--) {
+            if (it.stk[i] instanceof ReturnAddr ra && ra.func != null)
                 frames.add(ETuple.of(ra.module.name, ra.func.name, ESmall.of(ra.func.arity), location(ra.module, ra.line)));
         }
         while (frames.size() > BACKTRACE_DEPTH) frames.remove(frames.size() - 1);

@@ -31,6 +31,9 @@ public final class Interpreter {
     Instr[] code;
     Term[] consts;
     int reds;
+    /** The running process's Erlang stack, cached here while it runs (written back on suspend/exit). */
+    Term[] stk;
+    int sp;
 
     public Interpreter(Runtime vm, int schedulerId) { this.vm = vm; this.schedulerId = schedulerId; }
 
@@ -42,6 +45,8 @@ public final class Interpreter {
         this.reds = reductions;
         if (!Signals.drain(proc)) return exit(proc.exitReason);
         setCode(proc.module);
+        stk = proc.stk;
+        sp = proc.sp;
         int pc = proc.pc;
         System.arraycopy(proc.xsave, 0, x, 0, proc.live);
         try {
@@ -52,7 +57,9 @@ public final class Interpreter {
             return EXITED;
         } finally {
             proc.reductionsDone += reductions - reds;
+            if (proc.stk != null) { proc.stk = stk; proc.sp = sp; }
             this.p = null;
+            this.stk = null;
         }
     }
 
@@ -67,14 +74,14 @@ public final class Interpreter {
     Term get(int op) {
         switch (op >>> 24) {
             case 0: return x[op];
-            case 1: return p.stk[p.sp - 1 - (op & Instr.INDEX_MASK)];
+            case 1: return stk[sp - 1 - (op & Instr.INDEX_MASK)];
             default: return consts[op & Instr.INDEX_MASK];
         }
     }
 
     void put(int op, Term v) {
         if ((op >>> 24) == 0) x[op] = v;
-        else p.stk[p.sp - 1 - (op & Instr.INDEX_MASK)] = v;
+        else stk[sp - 1 - (op & Instr.INDEX_MASK)] = v;
     }
 
     /** Save live x registers and the resume point; the process leaves the scheduler. */
@@ -83,12 +90,16 @@ public final class Interpreter {
         if (proc.xsave.length < live) proc.xsave = new Term[Math.max(live, proc.xsave.length * 2)];
         System.arraycopy(x, 0, proc.xsave, 0, live);
         proc.live = live;
+        proc.stk = stk;
+        proc.sp = sp;
         proc.pc = pc;
         proc.module = mod;
         return outcome;
     }
 
     int exit(Term reason) {
+        p.stk = stk;
+        p.sp = sp;
         vm.processes.exit(p, reason);
         return EXITED;
     }
@@ -167,7 +178,7 @@ public final class Interpreter {
                     }
                     case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> allocate(in.a);
                     case DEALLOCATE -> deallocate(in.a);
-                    case TRIM -> p.sp -= in.a;
+                    case TRIM -> sp -= in.a;
                     case INIT -> put(in.d, ENil.NIL);
                     case INIT_YREGS -> { for (int r : (int[]) in.o) put(r, ENil.NIL); }
                     case IS_LT -> {
@@ -327,26 +338,29 @@ public final class Interpreter {
     // As in OTP 24+, a call pushes its return address on the stack; allocate only adds y slots.
 
     void push(ReturnAddr ra) {
-        ErlProcess proc = p;
-        proc.ensureStack(1);
-        proc.stk[proc.sp++] = ra;
+        if (sp == stk.length) growStack(1);
+        stk[sp++] = ra;
     }
 
     void allocate(int n) {
-        ErlProcess proc = p;
-        proc.ensureStack(n);
-        Term[] s = proc.stk;
-        int sp = proc.sp;
-        for (int i = 0; i < n; i++) s[sp + i] = null;
-        proc.sp = sp + n;
+        if (sp + n > stk.length) growStack(n);
+        Term[] s = stk;
+        int top = sp;
+        for (int i = 0; i < n; i++) s[top + i] = null;
+        sp = top + n;
     }
 
-    void deallocate(int n) { p.sp -= n; }
+    private void growStack(int extra) {
+        int n = stk.length * 2;
+        while (n < sp + extra) n *= 2;
+        stk = java.util.Arrays.copyOf(stk, n);
+    }
+
+    void deallocate(int n) { sp -= n; }
 
     int doReturn() {
-        ErlProcess proc = p;
-        ReturnAddr ra = (ReturnAddr) proc.stk[--proc.sp];
-        proc.stk[proc.sp] = null;
+        ReturnAddr ra = (ReturnAddr) stk[--sp];
+        stk[sp] = null;
         if (ra.module != mod) setCode(ra.module);
         return ra.pc;
     }
@@ -445,8 +459,8 @@ public final class Interpreter {
         System.arraycopy(args, 0, x, 0, args.length);
         if (t.hibernate) {
             ErlProcess proc = p;
-            for (int i = 1; i < proc.sp; i++) proc.stk[i] = null;
-            proc.sp = 1; // only the exit address stays
+            for (int i = 1; i < sp; i++) stk[i] = null;
+            sp = 1; // only the exit address stays
             proc.catches = 0;
             proc.startExport = t.export;
             setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
