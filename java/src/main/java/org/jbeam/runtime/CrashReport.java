@@ -7,18 +7,30 @@ import java.time.format.DateTimeFormatter;
 import org.jbeam.term.*;
 
 /**
- * What the runtime itself prints when a process dies of an uncaught error and no logger is
- * running to do it: OTP's "Error in process ... with exit value" report on standard error.
+ * The emulator's own report when a process dies of an uncaught error: as erts does, it goes to the
+ * {@code logger} process ({@code {log, error, "Error in process ~p with exit value:~n~p~n", …}})
+ * when one is registered, otherwise straight to standard error in the same text form.
  */
 final class CrashReport {
     private CrashReport() {}
 
     private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("d-MMM-yyyy::HH:mm:ss.SSSSSS", java.util.Locale.ENGLISH);
+    private static final String FORMAT = "Error in process ~p with exit value:~n~p~n";
 
     static void maybeReport(Runtime vm, ErlProcess p, Term reason) {
         ErlangException ex = p.lastException;
         if (ex == null || ex.cls != EAtom.ERROR || reason == EAtom.NORMAL) return;
         if (!(reason instanceof ETuple t) || t.arity() != 2 || t.get(0) != ex.reason) return;
+        Term logger = vm.registry.whereis(EAtom.of("logger"));
+        if (logger instanceof EPid lp) {
+            long now = java.time.Instant.now().toEpochMilli() * 1000;
+            Term meta = EMap.of(
+                    new Term[] {EAtom.of("error_logger"), EAtom.of("gl"), EAtom.of("pid"), EAtom.of("time")},
+                    new Term[] {EMap.of(new Term[] {EAtom.of("emulator"), EAtom.of("tag")}, new Term[] {EAtom.TRUE, EAtom.ERROR}),
+                            p.groupLeader, p.pid, ESmall.of(now)});
+            vm.sendTo(lp, ETuple.of(EAtom.of("log"), EAtom.ERROR, EBitString.ofLatin1(FORMAT), ECons.of(p.pid, reason), meta));
+            return;
+        }
         PrintStream err = new PrintStream(vm.stderr, true);
         err.print("=ERROR REPORT==== " + LocalDateTime.now().format(TS) + " ===\n"
                 + "Error in process " + p.pid + " with exit value:\n" + TermPrinter.display(reason) + "\n\n");
