@@ -28,7 +28,7 @@ final class CrashReport {
                     new Term[] {EAtom.of("error_logger"), EAtom.of("gl"), EAtom.of("pid"), EAtom.of("time")},
                     new Term[] {EMap.of(new Term[] {EAtom.of("emulator"), EAtom.of("tag")}, new Term[] {EAtom.TRUE, EAtom.ERROR}),
                             p.groupLeader, p.pid, ESmall.of(now)});
-            vm.sendTo(lp, ETuple.of(EAtom.of("log"), EAtom.ERROR, EBitString.ofLatin1(FORMAT), ECons.of(p.pid, reason), meta));
+            vm.sendTo(lp, ETuple.of(EAtom.of("log"), EAtom.ERROR, org.jbeam.bif.IoLists.stringToCharlist(FORMAT), ECons.of(p.pid, reason), meta));
             return;
         }
         PrintStream err = new PrintStream(vm.stderr, true);
