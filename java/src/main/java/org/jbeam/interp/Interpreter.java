@@ -31,6 +31,8 @@ public final class Interpreter {
     Instr[] code;
     Term[] consts;
     int reds;
+    /** Target of the legacy bs_put_* instructions (set by bs_init2/bs_append). */
+    BitWriter binWriter;
     /** The running process's Erlang stack, cached here while it runs (written back on suspend/exit). */
     Term[] stk;
     int sp;

@@ -3,8 +3,13 @@ package org.jbeam.term;
 /** Builds a bitstring bit by bit: bytes, bit fields, other bitstrings (binary construction, iolists). */
 /** Builds a bitstring from whole bytes and bitstring pieces. */
 public final class BitWriter {
-    private byte[] buf = new byte[64];
+    private byte[] buf;
     private long bits;
+
+    public BitWriter() { this.buf = new byte[64]; }
+
+    /** Writes into {@code target} from bit {@code startBit} (the caller sized it exactly). */
+    public BitWriter(byte[] target, long startBit) { this.buf = target; this.bits = startBit; }
 
     public void putByte(int v) {
         if ((bits & 7) == 0) {
