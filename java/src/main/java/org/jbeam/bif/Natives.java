@@ -11,7 +11,8 @@ public final class Natives {
         List<BifModule> l = new ArrayList<>(List.of(
                 new ErlangTermBifs(), new ErlangProcessBifs(), new ErlangSystemBifs(), new CodeBifs(),
                 new ListsBifs(), new MapsBifs(), new BinaryBifs(), new UnicodeBifs(), new ReBifs(),
-                new org.jbeam.etf.EtfBifs(), new PortBifs(), new OsBifs(), new ErtsInternalBifs()));
+                new org.jbeam.etf.EtfBifs(), new PortBifs(), new OsBifs(), new ErtsInternalBifs(),
+                new PrimFileBifs()));
         boolean numbers = false;
         // Arithmetic and number conversions (ErlangNumberBifs) are added when present.
         try {
