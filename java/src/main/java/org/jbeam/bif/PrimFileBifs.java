@@ -10,13 +10,14 @@ import org.jbeam.file.FileNames;
 import org.jbeam.file.FileOps;
 import org.jbeam.file.FsOps;
 import org.jbeam.file.Posix;
+import org.jbeam.file.PrimBuffer;
 import org.jbeam.runtime.ErlangException;
 import org.jbeam.term.*;
 
 /**
  * prim_file's natives: the *_nif functions of erts' prim_file_nif.c (argument checks, badarg vs
  * {error, einval} and return shapes as in the C code) and the file name BIFs of bif.tab
- * (internal_name2native/1 etc., file:native_name_encoding/0). File handles are references to
+ * (internal_name2native/1 etc., file:native_name_encoding/0), and prim_buffer's NIF. File handles are references to
  * {@link FileHandle}s; the work is done by org.jbeam.file with java.nio.
  */
 public final class PrimFileBifs implements BifModule {
@@ -30,6 +31,18 @@ public final class PrimFileBifs implements BifModule {
         t.bif1(M, "internal_normalize_utf8", (p, b) -> FileNames.normalizeUtf8(b));
         t.bif1(M, "is_translatable", (p, b) -> FileNames.isTranslatable(b));
         t.bif0("file", "native_name_encoding", p -> EAtom.UTF8);
+
+        // prim_buffer (prim_file's read-ahead buffer; a static NIF in erts).
+        String pb = "prim_buffer";
+        t.bif0(pb, "new", p -> PrimBuffer.create());
+        t.bif1(pb, "size", (p, b) -> PrimBuffer.of(b).size());
+        t.bif2(pb, "write", (p, b, iov) -> PrimBuffer.of(b).write(iov));
+        t.bif2(pb, "copying_read", (p, b, n) -> PrimBuffer.of(b).copyingRead(n));
+        t.bif2(pb, "skip", (p, b, n) -> PrimBuffer.of(b).skip(n));
+        t.bif1(pb, "peek_head", (p, b) -> PrimBuffer.of(b).peekHead());
+        t.bif2(pb, "find_byte_index", (p, b, n) -> PrimBuffer.of(b).find(n));
+        t.bif1(pb, "try_lock", (p, b) -> PrimBuffer.of(b).tryLock());
+        t.bif1(pb, "unlock", (p, b) -> PrimBuffer.of(b).unlock());
 
         // Handle operations.
         t.bif2(M, "open_nif", (p, name, modes) -> {

@@ -216,6 +216,29 @@ class PrimFileDiffTest {
             op("is_translatable", n);
         for (Term n : new Term[] {b("abc"), bytes('a', 204, 129), bytes(255)})
             op("normalize_utf8", n);
+        // prim_buffer
+        op("buf_new", a("q"));
+        op("buf", a("q"), a("size"), l());
+        op("buf", a("q"), a("read"), l(i(1)));
+        op("buf", a("q"), a("find_byte_index"), l(i('\n')));
+        op("buf", a("q"), a("write"), l(l(b("ab\ncd"), b(""), b("ef\n"))));
+        op("buf", a("q"), a("write"), l(b("x")));
+        op("buf", a("q"), a("size"), l());
+        op("buf", a("q"), a("find_byte_index"), l(i('\n')));
+        op("buf", a("q"), a("find_byte_index"), l(i(256)));
+        op("buf", a("q"), a("read"), l(i(4)));
+        op("buf", a("q"), a("find_byte_index"), l(i('\n')));
+        op("buf", a("q"), a("skip"), l(i(1)));
+        op("buf", a("q"), a("read"), l(i(9)));
+        op("buf", a("q"), a("read"), l(i(-1)));
+        op("buf", a("q"), a("read"), l(i(2)));
+        op("buf", a("q"), a("wipe"), l());
+        op("buf", a("q"), a("size"), l());
+        op("buf", a("q"), a("find_byte_index"), l(i('x')));
+        op("buf", a("q"), a("unlock"), l());
+        op("buf", a("q"), a("try_lock"), l());
+        op("buf", a("q"), a("try_lock"), l());
+        op("buf", a("q"), a("unlock"), l());
     }
 
     @Test

@@ -150,7 +150,33 @@ final class PrimFileShim {
             case "native2name" -> nif("internal_native2name", x);
             case "is_translatable" -> nif("is_translatable", x);
             case "normalize_utf8" -> nif("internal_normalize_utf8", x);
+            case "buf_new" -> { bufs.put(x, nif0("prim_buffer", "new")); yield EAtom.OK; }
+            case "buf" -> buf(bufs.get(x), ((EAtom) op.get(2)).name, ECons.toArray(op.get(3)));
             default -> throw new IllegalArgumentException("unknown op " + op);
+        };
+    }
+
+    private final Map<Term, Term> bufs = new HashMap<>();
+
+    private Term nif0(String module, String name, Term... args) {
+        BifTable.Entry e = table.lookup(module, name, args.length);
+        try {
+            return Bif.invoke(e.fn(), null, args);
+        } catch (ErlangException x) {
+            return ETuple.of(EAtom.EXIT, x.reason);
+        }
+    }
+
+    /** prim_buffer's exported functions over its natives (read/2 of small sizes is copying_read/2). */
+    private Term buf(Term b, String f, Term[] args) {
+        return switch (f) {
+            case "read" -> nif0("prim_buffer", "copying_read", b, args[0]);
+            case "wipe" -> {
+                Term size = nif0("prim_buffer", "size", b);
+                yield nif0("prim_buffer", "skip", b, size);
+            }
+            case "find_byte_index", "skip", "write" -> nif0("prim_buffer", f, b, args[0]);
+            default -> nif0("prim_buffer", f, b);
         };
     }
 

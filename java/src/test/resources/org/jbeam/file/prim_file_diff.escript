@@ -58,7 +58,9 @@ op({set_cwd, N}, _, _) -> prim_file:set_cwd(N);
 op({name2native, X}, _, _) -> catch_error(fun() -> prim_file:internal_name2native(X) end);
 op({native2name, X}, _, _) -> catch_error(fun() -> prim_file:internal_native2name(X) end);
 op({is_translatable, X}, _, _) -> catch_error(fun() -> prim_file:is_translatable(X) end);
-op({normalize_utf8, X}, _, _) -> catch_error(fun() -> prim_file:internal_normalize_utf8(X) end).
+op({normalize_utf8, X}, _, _) -> catch_error(fun() -> prim_file:internal_normalize_utf8(X) end);
+op({buf_new, S}, _, _) -> put(S, prim_buffer:new()), ok;
+op({buf, S, F, Args}, _, _) -> catch_error(fun() -> apply(prim_buffer, F, [get(S) | Args]) end).
 
 catch_error(F) -> try F() catch error:R -> {'EXIT', R} end.
 
