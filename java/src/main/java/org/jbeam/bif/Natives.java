@@ -8,11 +8,10 @@ public final class Natives {
     private Natives() {}
 
     public static List<BifModule> all() {
-        List<BifModule> l = new ArrayList<>(List.of(
+        return new ArrayList<>(List.of(
                 new ErlangTermBifs(), new ErlangProcessBifs(), new ErlangSystemBifs(), new CodeBifs(),
                 new ListsBifs(), new MapsBifs(), new BinaryBifs(), new UnicodeBifs(), new ReBifs(),
                 new org.jbeam.etf.EtfBifs(), new PortBifs(), new OsBifs(), new ErtsInternalBifs(),
-                new PersistentTermBifs(), new ErlangNumberBifs(), new ErlangMiscBifs()));
-        return l;
+                new PersistentTermBifs(), new ErlangNumberBifs(), new ErlangMiscBifs(), new PrimFileBifs()));
     }
 }
