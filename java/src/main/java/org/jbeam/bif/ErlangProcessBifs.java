@@ -291,6 +291,10 @@ public final class ErlangProcessBifs implements BifModule {
             p.priority = a;
             return old;
         }
+        // Node monitoring subscriptions (net_kernel:monitor_nodes): no distribution yet, so no events;
+        // the result is the number of subscriptions the call replaces.
+        if (flag == EAtom.of("monitor_nodes") || (flag instanceof ETuple ft && ft.arity() == 2 && ft.get(0) == EAtom.of("monitor_nodes")))
+            return ESmall.ZERO;
         if (flag instanceof EAtom a) {
             switch (a.name) {
                 case "min_heap_size", "min_bin_vheap_size", "max_heap_size", "fullsweep_after" -> { return ESmall.of(233); }
