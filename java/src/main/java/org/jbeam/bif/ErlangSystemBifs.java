@@ -38,6 +38,7 @@ public final class ErlangSystemBifs implements BifModule {
         });
         t.bif0(E, "nodes", p -> ENil.NIL);
         t.bif1(E, "nodes", (p, x) -> ENil.NIL);
+        t.bif2(E, "nodes", (p, x, o) -> ENil.NIL);
         t.bif0(E, "is_alive", p -> EAtom.FALSE);
         Time.register(t);
         SystemInfo.register(t);
