@@ -12,7 +12,9 @@ public final class ErtsInternalBifs implements BifModule {
         t.bif0("erlang", "garbage_collect", p -> EAtom.TRUE);
         t.bif1("erlang", "garbage_collect", (p, pid) -> EAtom.TRUE);
         t.bif2("erlang", "garbage_collect", (p, pid, o) -> EAtom.TRUE);
-        t.bif0("erts_internal", "scheduler_wall_time", p -> EAtom.FALSE);
+        t.bif1("erts_internal", "scheduler_wall_time", (p, on) -> EAtom.FALSE);
+        // Whether the node of a pid handles unicode io requests: always, for local pids.
+        t.bif1("net_kernel", "dflag_unicode_io", (p, pid) -> EAtom.TRUE);
         // spawn_system_process(M, F, A): a process outside the normal accounting; for jbeam an ordinary spawn.
         t.bif3("erts_internal", "spawn_system_process", (p, m, f, a) -> {
             Term[] args = ECons.toArray(a);
