@@ -33,9 +33,19 @@ public final class EtsTables {
 
     private EtsTables(Runtime vm) { this.vm = vm; }
 
+    /** The last runtime's tables: the lock-free fast path of {@link #of} (normally there is one runtime). */
+    private static volatile EtsTables last;
+
     public static EtsTables of(Runtime vm) {
-        synchronized (BY_VM) { return BY_VM.computeIfAbsent(vm, EtsTables::new); }
+        EtsTables l = last;
+        if (l != null && l.vm == vm) return l;
+        synchronized (BY_VM) { l = BY_VM.computeIfAbsent(vm, EtsTables::new); }
+        last = l;
+        return l;
     }
+
+    /** Tables with safe_fixtable fixes (released when the fixing process exits). */
+    final Set<EtsTable> fixed = ConcurrentHashMap.newKeySet();
 
     /** The table named or referenced by {@code id}, or null. */
     public EtsTable resolve(Term id) {
@@ -62,6 +72,7 @@ public final class EtsTables {
         if (t.deleted) return;
         t.deleted = true;
         byRef.remove(t.ref);
+        fixed.remove(t);
         if (t.named) byName.remove(t.name, t);
         Set<EtsTable> s = owned.get(t.owner);
         if (s != null) s.remove(t);
@@ -114,8 +125,11 @@ public final class EtsTables {
                 else ts.delete(t);
             }
         }
-        for (EtsTable t : ts.byRef.values()) {
-            synchronized (t.fixes) { t.fixes.remove(p.pid); }
+        for (EtsTable t : ts.fixed) {
+            synchronized (t.fixes) {
+                t.fixes.remove(p.pid);
+                if (t.fixes.isEmpty()) ts.fixed.remove(t);
+            }
         }
     }
 
