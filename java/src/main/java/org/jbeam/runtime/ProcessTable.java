@@ -113,6 +113,7 @@ public final class ProcessTable {
             else if (o instanceof Signals.Monitor m) vm.sendSignal(m.monitor().watcher(), new Signals.Down(m.monitor().ref(), downMessage(m.monitor(), EAtom.NOPROC)));
         }
         vm.ports.closeOwnedBy(p);
+        org.jbeam.ets.EtsTables.ownerExited(vm, p);
         live.remove(p.pid.number | (p.pid.serial << 15));
         p.pid.process = null;
         p.stk = null;
