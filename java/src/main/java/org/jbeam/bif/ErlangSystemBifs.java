@@ -21,7 +21,7 @@ public final class ErlangSystemBifs implements BifModule {
         t.bif1(E, "halt", ErlangSystemBifs::halt);
         t.bif2(E, "halt", (p, s, o) -> halt(p, s));
         t.bif1(E, "display", (p, x) -> {
-            String s = TermPrinter.display(x) + "\n";
+            String s = TermPrinter.display(x) + "\r\n"; // erts writes display output with CRLF
             p.vm.writeStdout(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             return EAtom.TRUE;
         });

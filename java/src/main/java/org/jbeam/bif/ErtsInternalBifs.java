@@ -15,6 +15,8 @@ public final class ErtsInternalBifs implements BifModule {
         t.bif1("erts_internal", "scheduler_wall_time", (p, on) -> EAtom.FALSE);
         // Whether the node of a pid handles unicode io requests: always, for local pids.
         t.bif1("net_kernel", "dflag_unicode_io", (p, pid) -> EAtom.TRUE);
+        // +pc: the range of characters io_lib considers printable (erl's default is latin1).
+        t.bif0("io", "printable_range", p -> EAtom.LATIN1);
         // spawn_system_process(M, F, A): a process outside the normal accounting; for jbeam an ordinary spawn.
         t.bif3("erts_internal", "spawn_system_process", (p, m, f, a) -> {
             Term[] args = ECons.toArray(a);

@@ -476,8 +476,13 @@ public final class Interpreter {
     }
 
     int callFun(Term f, int arity, ReturnAddr ret, int pc) {
+        if (!(f instanceof EFun fun) || fun.arity() != arity) {
+            // As in BEAM, the return address is already on the stack when the call fails.
+            if (ret != null) push(ret);
+            if (f instanceof EFun) throw ErlangException.error(ETuple.of(EAtom.BADARITY, ETuple.of(f, ECons.of(args(arity)))));
+            throw ErlangException.error(ETuple.of(EAtom.BADFUN, f));
+        }
         if (f instanceof ELocalFun lf) {
-            if (lf.arity != arity) throw ErlangException.error(ETuple.of(EAtom.BADARITY, ETuple.of(f, ECons.of(args(arity)))));
             FunEntry fe = (FunEntry) lf.entry;
             if (fe == null) fe = vm.code.resolveFun(lf);
             if (fe == null) throw Exceptions.undef(lf.module, lf.function, args(arity), ret == null);
@@ -488,7 +493,6 @@ public final class Interpreter {
             return fe.pc;
         }
         if (f instanceof EExportFun ef) {
-            if (ef.arity != arity) throw ErlangException.error(ETuple.of(EAtom.BADARITY, ETuple.of(f, ECons.of(args(arity)))));
             Export e = (Export) ef.export;
             if (e == null) { e = vm.exports.get(ef.module, ef.function, ef.arity); ef.export = e; }
             return callExport(e, arity, ret, pc);

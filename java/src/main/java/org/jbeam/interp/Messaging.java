@@ -14,8 +14,17 @@ public final class Messaging {
 
     static final int WAIT = 0, RETRY = 1, TIMED_OUT = 2;
 
+    private static final EAtom SEND = EAtom.of("send");
+
     static void send(Interpreter it, Term dest, Term msg) {
-        it.vm.send(it.p, dest, msg);
+        try {
+            it.vm.send(it.p, dest, msg);
+        } catch (ErlangException ex) {
+            ex.frameModule = EAtom.ERLANG;
+            ex.frameFunction = SEND;
+            ex.frameArgs = ECons.of(dest, msg);
+            throw ex;
+        }
     }
 
     /** The message at the save pointer, taking new ones from the inbox if needed; null if none. */

@@ -78,7 +78,7 @@ public final class TermPrinter {
                 sb.append("#{");
                 for (int i = 0; i < m.size(); i++) {
                     if (i > 0) sb.append(',');
-                    display(sb, m.keyAt(i)); sb.append(" => "); display(sb, m.valueAt(i));
+                    display(sb, m.keyAt(i)); sb.append("=>"); display(sb, m.valueAt(i));
                 }
                 sb.append('}');
             }
