@@ -28,7 +28,11 @@ final class CrashReport {
                     new Term[] {EAtom.of("error_logger"), EAtom.of("gl"), EAtom.of("pid"), EAtom.of("time")},
                     new Term[] {EMap.of(new Term[] {EAtom.of("emulator"), EAtom.of("tag")}, new Term[] {EAtom.TRUE, EAtom.ERROR}),
                             p.groupLeader, p.pid, ESmall.of(now)});
-            vm.sendTo(lp, ETuple.of(EAtom.of("log"), EAtom.ERROR, org.jbeam.bif.IoLists.stringToCharlist(FORMAT), ECons.of(p.pid, reason), meta));
+            Term msg = ETuple.of(EAtom.of("log"), EAtom.ERROR, org.jbeam.bif.IoLists.stringToCharlist(FORMAT), ECons.of(p.pid, reason), meta);
+            // erts hands the report over asynchronously; a node that halts right away (init
+            // after a failed -eval/-run) exits before the logger prints it. Keep that race's
+            // usual outcome by delivering slightly later.
+            vm.timers.schedule(() -> vm.sendTo(lp, msg), 50, java.util.concurrent.TimeUnit.MILLISECONDS);
             return;
         }
         PrintStream err = new PrintStream(vm.stderr, true);
