@@ -1,0 +1,45 @@
+package org.jbeam.diff;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * bin/jbeam as a drop-in erl: the same command lines (-eval, -run, -s with arguments, -extra,
+ * user flags, halt codes, crashes, init:stop) give the same stdout and exit status as erl.
+ */
+class CommandLineTest {
+    static final String DIR = DifferentialTest.BEAMS.toString();
+
+    static List<List<String>> commandLines() {
+        return List.of(
+                List.of("-noshell", "-eval", "io:format(\"~p~n\", [lists:sum(lists:seq(1,100))]), halt()."),
+                List.of("-noshell", "-eval", "io:format(\"a~n\"), halt(3)."),
+                List.of("-noshell", "-eval", "foo:bar()."),
+                List.of("-noshell", "-eval", "1 = 2."),
+                List.of("-noshell", "-eval", "io:format(\"x\"), io:format(\"y~n\")", "-s", "erlang", "halt"),
+                List.of("-noshell", "-pa", DIR, "-run", "cli_args", "show", "a", "b", "-s", "erlang", "halt"),
+                List.of("-noshell", "-pa", DIR, "-s", "cli_args", "show", "x", "y", "-s", "erlang", "halt"),
+                List.of("-noshell", "-pa", DIR, "-run", "cli_args", "show", "-s", "erlang", "halt", "-extra", "p1", "p2"),
+                List.of("-noshell", "-pa", DIR, "-myflag", "v1", "v2", "-run", "cli_args", "args", "q", "-s", "erlang", "halt"),
+                List.of("-noshell", "-pa", DIR, "-run", "cli_args", "crash"),
+                List.of("-noshell", "-pa", DIR, "-run", "cli_args", "stop"),
+                List.of("-noshell", "-pa", DIR, "-s", "cli_args", "main", "-s", "init", "stop"),
+                List.of("-noshell", "-eval", "erlang:halt(\"custom slogan\")."),
+                List.of("-noshell", "+S", "1", "-eval", "io:format(\"~p~n\", [erlang:system_info(schedulers)]), halt()."));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> sameAsErl() {
+        return commandLines().stream().map(args -> DynamicTest.dynamicTest(String.join(" ", args), () -> {
+            DifferentialTest.Outcome expected = DifferentialTest.run("erl", args);
+            DifferentialTest.Outcome actual = DifferentialTest.run(DifferentialTest.JBEAM.toString(), args);
+            assertEquals(expected.stdout(), actual.stdout(), "stdout");
+            assertEquals(expected.status(), actual.status(), "exit status");
+        }));
+    }
+}
