@@ -54,9 +54,9 @@ class DifferentialTest {
             Process p = pb.start();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                return new Outcome(Files.readString(out) + "\n<timeout>", -1);
+                return new Outcome(Files.readString(out, java.nio.charset.StandardCharsets.ISO_8859_1) + "\n<timeout>", -1);
             }
-            return new Outcome(Files.readString(out), p.exitValue());
+            return new Outcome(Files.readString(out, java.nio.charset.StandardCharsets.ISO_8859_1), p.exitValue());
         } finally {
             Files.deleteIfExists(out);
         }
