@@ -89,12 +89,26 @@ public final class Exceptions {
             Term arity = ex.currentArgs != null ? ex.currentArgs : ESmall.of(cur.arity);
             frames.add(ETuple.of(mod.name, cur.name, arity, loc));
         }
-        ErlProcess p = it.p;
+        callerFrames(it, frames);
+        while (frames.size() > BACKTRACE_DEPTH) frames.remove(frames.size() - 1);
+        return ECons.of(frames);
+    }
+
+    /** Appends the frames of the return addresses on the stack, up to the backtrace depth. */
+    static void callerFrames(Interpreter it, List<Term> frames) {
         for (int i = it.sp - 1; i >= 0 && frames.size() < BACKTRACE_DEPTH; i--) {
             if (it.stk[i] instanceof ReturnAddr ra && ra.func != null)
                 frames.add(ETuple.of(ra.module.name, ra.func.name, ESmall.of(ra.func.arity), location(ra.module, ra.line)));
         }
-        while (frames.size() > BACKTRACE_DEPTH) frames.remove(frames.size() - 1);
+    }
+
+    /** process_info(self(), current_stacktrace): the calling function, then its callers. */
+    static Term currentStacktrace(Interpreter it) {
+        List<Term> frames = new ArrayList<>();
+        Instr call = it.code[Math.max(0, it.pcAtCall - 1)];
+        FuncInfo cur = it.mod.functionAt(it.pcAtCall - 1);
+        if (cur != null) frames.add(ETuple.of(it.mod.name, cur.name, ESmall.of(cur.arity), location(it.mod, call.line)));
+        callerFrames(it, frames);
         return ECons.of(frames);
     }
 

@@ -31,6 +31,8 @@ public final class Interpreter {
     Instr[] code;
     Term[] consts;
     int reds;
+    /** pc after the call instruction of the native being called (for current_stacktrace). */
+    int pcAtCall;
     /** Target of the legacy bs_put_* instructions (set by bs_init2/bs_append). */
     BitWriter binWriter;
     /** The running process's Erlang stack, cached here while it runs (written back on suspend/exit). */
@@ -39,12 +41,16 @@ public final class Interpreter {
 
     public Interpreter(Runtime vm, int schedulerId) { this.vm = vm; this.schedulerId = schedulerId; }
 
+    /** The running process's current stack trace (called from its own BIFs). */
+    public Term currentStacktrace() { return Exceptions.currentStacktrace(this); }
+
     /** Current scheduler's interpreter, for BIFs that need registers (rare). */
     public Term[] xRegisters() { return x; }
 
     public int run(ErlProcess proc, int reductions) {
         this.p = proc;
         this.reds = reductions;
+        proc.interpreter = this;
         if (!Signals.drain(proc)) return exit(proc.exitReason);
         setCode(proc.module);
         stk = proc.stk;
@@ -60,6 +66,7 @@ public final class Interpreter {
         } finally {
             proc.reductionsDone += reductions - reds;
             if (proc.stk != null) { proc.stk = stk; proc.sp = sp; }
+            proc.interpreter = null;
             this.p = null;
             this.stk = null;
         }
@@ -373,6 +380,7 @@ public final class Interpreter {
     int callExport(Export e, int arity, ReturnAddr ret, int pc) {
         BifTable.Entry b = e.bif;
         if (b != null) {
+            pcAtCall = pc;
             Term r = invokeNative(b, arity);
             if (r instanceof Trap t) return trap(t, ret, pc);
             x[0] = r;

@@ -59,6 +59,8 @@ public final class ErlProcess {
     /** Last exception (class, reason, stacktrace) for build_stacktrace/raise. */
     public ErlangException lastException;
     public long reductionsDone;
+    /** The interpreter running this process right now, or null when it is not running. */
+    public volatile org.jbeam.interp.Interpreter interpreter;
 
     public ErlProcess(Runtime vm, EPid pid) {
         this.vm = vm;
