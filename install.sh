@@ -7,7 +7,8 @@ cd "$(dirname "$0")"
 
 need=()
 command -v erl >/dev/null 2>&1 || need+=(erlang-base erlang-dev erlang-src)
-[ -f /usr/lib/erlang/lib/erts-*/src/init.erl ] 2>/dev/null || true
+# Elixir: its .beam files are part of the loader check (and it brings the rest of OTP's apps).
+command -v elixir >/dev/null 2>&1 || need+=(elixir)
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 [ -e /usr/include/liburing.h ] || need+=(liburing-dev)
 [ -e /usr/include/pcre2.h ] || need+=(libpcre2-dev)
