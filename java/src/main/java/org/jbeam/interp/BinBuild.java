@@ -13,11 +13,18 @@ final class BinBuild {
     static int fail() { throw ErlangException.badarg(); }
 
     static Term create(Interpreter it, BinSegment[] segs) {
-        BitWriter w = new BitWriter();
-        for (BinSegment s : segs) {
-            if (!put(it, w, s)) return null;
+        int first = 0;
+        EBitString acc = null;
+        if (segs.length > 0 && (segs[0].type() == BinSegment.APPEND || segs[0].type() == BinSegment.PRIVATE_APPEND)) {
+            if (!(it.get(segs[0].src()) instanceof EBitString a)) return null;
+            acc = a;
+            first = 1;
         }
-        return w.toBitString();
+        BitWriter w = new BitWriter();
+        for (int i = first; i < segs.length; i++) {
+            if (!put(it, w, segs[i])) return null;
+        }
+        return acc == null ? w.toBitString() : AppendBuffer.append(acc, w.toBitString());
     }
 
     private static long size(Interpreter it, BinSegment s) {

@@ -15,12 +15,19 @@ public final class EBitString extends Term {
     final byte[] data;
     final int offset;
     final long bitSize;
+    /** Set when this binary is the growable result of appends (see {@link AppendBuffer}). */
+    final AppendBuffer appendBuffer;
     private int hash;
 
     public EBitString(byte[] data, int offset, long bitSize) {
+        this(data, offset, bitSize, null);
+    }
+
+    EBitString(byte[] data, int offset, long bitSize, AppendBuffer buffer) {
         this.data = data;
         this.offset = offset;
         this.bitSize = bitSize;
+        this.appendBuffer = buffer;
     }
 
     /** A binary owning (not copying) {@code bytes}. */

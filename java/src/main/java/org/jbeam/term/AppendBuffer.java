@@ -1,0 +1,49 @@
+package org.jbeam.term;
+
+/**
+ * Makes {@code <<Acc/binary, More/binary>>} in a loop linear instead of quadratic, as BEAM's
+ * writable binaries do. The result of an append owns a buffer with spare capacity; appending to
+ * the newest binary of a buffer writes after its end in place and returns a longer view of the
+ * same array. Older views never see the new bytes (their size is fixed), so terms stay immutable.
+ * Appending to any other binary copies into a fresh buffer.
+ */
+public final class AppendBuffer {
+    private byte[] data;
+    /** Absolute bit position just after the newest binary built on this buffer. */
+    private long end;
+
+    private AppendBuffer(byte[] data, long end) { this.data = data; this.end = end; }
+
+    /** {@code <<acc/bits, add/bits>>}. */
+    public static EBitString append(EBitString acc, EBitString add) {
+        AppendBuffer buf = acc.appendBuffer;
+        long accEnd = (long) acc.offset * 8 + acc.bitSize;
+        if (buf != null) {
+            synchronized (buf) {
+                if (buf.end == accEnd && buf.data == acc.data) {
+                    long newEnd = accEnd + add.bitSize;
+                    buf.ensure(newEnd);
+                    new BitWriter(buf.data, accEnd).putBits(add);
+                    buf.end = newEnd;
+                    return new EBitString(buf.data, acc.offset, acc.bitSize + add.bitSize, buf);
+                }
+            }
+        }
+        long total = acc.bitSize + add.bitSize;
+        long bytes = (total + 7) >>> 3;
+        if (bytes > Integer.MAX_VALUE - 16) throw new org.jbeam.runtime.ErlangException(EAtom.ERROR, EAtom.SYSTEM_LIMIT);
+        byte[] d = new byte[(int) Math.min(Integer.MAX_VALUE - 16, Math.max(64, bytes * 2))];
+        BitWriter w = new BitWriter(d, 0);
+        w.putBits(acc);
+        w.putBits(add);
+        AppendBuffer nb = new AppendBuffer(d, total);
+        return new EBitString(d, 0, total, nb);
+    }
+
+    private void ensure(long bits) {
+        long need = (bits + 7) >>> 3;
+        if (need <= data.length) return;
+        if (need > Integer.MAX_VALUE - 16) throw new org.jbeam.runtime.ErlangException(EAtom.ERROR, EAtom.SYSTEM_LIMIT);
+        data = java.util.Arrays.copyOf(data, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(need, (long) data.length * 2)));
+    }
+}
