@@ -81,15 +81,13 @@ public final class Interpreter {
     // ---- operand access ----
 
     Term get(int op) {
-        switch (op >>> 24) {
-            case 0: return x[op];
-            case 1: return stk[sp - 1 - (op & Instr.INDEX_MASK)];
-            default: return consts[op & Instr.INDEX_MASK];
-        }
+        if (op < Instr.Y) return x[op];
+        if (op < Instr.K) return stk[sp - 1 - (op & Instr.INDEX_MASK)];
+        return consts[op & Instr.INDEX_MASK];
     }
 
     void put(int op, Term v) {
-        if ((op >>> 24) == 0) x[op] = v;
+        if (op < Instr.Y) x[op] = v;
         else stk[sp - 1 - (op & Instr.INDEX_MASK)] = v;
     }
 
@@ -416,13 +414,16 @@ public final class Interpreter {
     /** Calls a native function with x0..x(arity-1); on failure records the frame for the stack trace. */
     Term invokeNative(BifTable.Entry e, int arity) {
         try {
-            return switch (e.fn()) {
-                case Bif.F0 f -> f.apply(p);
-                case Bif.F1 f -> f.apply(p, x[0]);
-                case Bif.F2 f -> f.apply(p, x[0], x[1]);
-                case Bif.F3 f -> f.apply(p, x[0], x[1], x[2]);
-                case Bif.N f -> f.apply(p, args(arity));
-            };
+            // Dispatch on the declared arity (a cheap int switch) rather than on the lambda's type.
+            Bif fn = e.fn();
+            switch (e.arity()) {
+                case 0: if (fn instanceof Bif.F0 f) return f.apply(p); break;
+                case 1: if (fn instanceof Bif.F1 f) return f.apply(p, x[0]); break;
+                case 2: if (fn instanceof Bif.F2 f) return f.apply(p, x[0], x[1]); break;
+                case 3: if (fn instanceof Bif.F3 f) return f.apply(p, x[0], x[1], x[2]); break;
+                default: break;
+            }
+            return ((Bif.N) fn).apply(p, args(arity));
         } catch (ErlangException ex) {
             if (ex.frameModule == null && ex.stacktrace == null && !ex.noNativeFrame) {
                 ex.frameModule = e.module(); ex.frameFunction = e.name(); ex.frameArgs = ECons.of(args(arity));

@@ -42,6 +42,10 @@ public final class EMap extends Term {
 
     /** Index of key, or (-(insertion point) - 1). */
     public int indexOf(Term key) {
+        // Atoms are equal only when identical: a short identity scan beats comparing names.
+        if (key instanceof EAtom && keys.length <= 16) {
+            for (int i = 0; i < keys.length; i++) if (keys[i] == key) return i;
+        }
         int lo = 0, hi = keys.length - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
