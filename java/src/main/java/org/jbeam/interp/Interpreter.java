@@ -293,7 +293,7 @@ public final class Interpreter {
                     case TIMEOUT -> Messaging.timeout(this);
                     case WAIT -> { return suspend(in.a, 0, WAITING); }
                     case WAIT_TIMEOUT -> {
-                        int r = Messaging.waitTimeout(this, get(in.b));
+                        int r = Messaging.waitTimeout(this, in.b);
                         if (r == Messaging.WAIT) return suspend(in.a, 0, WAITING);
                         if (r == Messaging.RETRY) pc = in.a;
                         // else: timed out, fall through to the timeout instruction

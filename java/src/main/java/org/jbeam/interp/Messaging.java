@@ -38,6 +38,7 @@ public final class Messaging {
 
     static void removeMessage(Interpreter it) {
         ErlProcess p = it.p;
+        p.waitingForever = false;
         p.mailbox.removeCurrent();
         Signals.cancelReceiveTimer(p);
     }
@@ -46,20 +47,29 @@ public final class Messaging {
         ErlProcess p = it.p;
         p.mailbox.resetSave();
         p.timedOut = false;
+        p.waitingForever = false;
         p.timer = null;
     }
 
     private static final EAtom TIMEOUT_VALUE = EAtom.of("timeout_value");
 
     /** wait_timeout: WAIT (suspend), RETRY (new messages arrived: re-run loop_rec) or TIMED_OUT. */
-    static int waitTimeout(Interpreter it, Term t) {
+    static int waitTimeout(Interpreter it, int operand) {
         ErlProcess p = it.p;
         if (p.timedOut) { p.timedOut = false; return TIMED_OUT; }
+        if (p.timer != null || p.waitingForever) {
+            // Re-executed after a message arrived: the timer runs already, and (as in BEAM) the
+            // timeout operand need not be live any more.
+            if (!Signals.drain(p)) return RETRY;
+            return p.mailbox.current() != null ? RETRY : WAIT;
+        }
+        Term t = it.get(operand);
         long ms;
         if (t == EAtom.INFINITY) ms = -1;
         else if (t instanceof ESmall s && s.value >= 0 && s.value <= 0xFFFFFFFFL) ms = s.value;
         else throw ErlangException.error(TIMEOUT_VALUE);
         if (ms == 0) return TIMED_OUT;
+        if (ms < 0) p.waitingForever = true;
         if (ms > 0 && p.timer == null) Signals.startReceiveTimer(p, ms);
         if (!Signals.drain(p)) return RETRY; // exiting: loop_rec notices
         return p.mailbox.current() != null ? RETRY : WAIT;

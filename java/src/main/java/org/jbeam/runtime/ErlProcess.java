@@ -36,6 +36,8 @@ public final class ErlProcess {
     public int catches;
     /** Set when a wait_timeout's timer fired. */
     public volatile boolean timedOut;
+    /** A wait_timeout with 'infinity' is in progress (its operand need not stay live). */
+    public boolean waitingForever;
     public Object timer;
     public EAtom priority = EAtom.of("normal");
     /** The initial call, consumed by the start trampoline. */

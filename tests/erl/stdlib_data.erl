@@ -1,0 +1,37 @@
+-module(stdlib_data).
+-export([main/0]).
+main() ->
+    S = sets:from_list([3, 1, 2, 3]),
+    io:format("~p~n", [lists:sort(sets:to_list(S))]),
+    T = gb_trees:from_orddict([{a, 1}, {b, 2}, {c, 3}]),
+    io:format("~p~n", [gb_trees:to_list(gb_trees:insert(d, 4, T))]),
+    D = dict:store(k, v, dict:new()),
+    io:format("~p~n", [dict:find(k, D)]),
+    Q = queue:in(3, queue:in(2, queue:in(1, queue:new()))),
+    io:format("~p~n", [queue:to_list(Q)]),
+    O = orddict:from_list([{z, 1}, {a, 2}]),
+    io:format("~p~n", [O]),
+    io:format("~p~n", [proplists:get_value(b, [{a, 1}, {b, 2}])]),
+    io:format("~p~n", [lists:ukeymerge(1, [{a, 1}, {c, 3}], [{b, 2}, {c, 4}])]),
+    io:format("~p~n", [string:pad("x", 5, both, $*)]),
+    io:format("~p~n", [string:trim("  hello  ")]),
+    io:format("~p~n", [string:find("hello world", "o w")]),
+    io:format("~p~n", [string:replace("a-b-c", "-", "+", all)]),
+    io:format("~ts~n", [string:titlecase("élan")]),
+    io:format("~p~n", [unicode:characters_to_binary("snow ☃")]),
+    io:format("~p~n", [calendar:date_to_gregorian_days(2024, 2, 29)]),
+    io:format("~p~n", [calendar:day_of_the_week(2026, 11, 29)]),
+    io:format("~p~n", [filename:join(["a", "b", "c.txt"])]),
+    io:format("~p~n", [filename:extension("x/y.erl")]),
+    io:format("~p~n", [base64:encode(<<"hello world">>)]),
+    io:format("~p~n", [erl_scan:string("foo(X) -> X + 1.")]),
+    io:format("~p~n", [array:to_list(array:set(2, x, array:new(4, {default, 0})))]),
+    io:format("~p~n", [digraph_ok()]),
+    ok.
+digraph_ok() ->
+    G = digraph:new(),
+    [digraph:add_vertex(G, V) || V <- [a, b, c]],
+    digraph:add_edge(G, a, b), digraph:add_edge(G, b, c),
+    R = digraph:get_path(G, a, c),
+    digraph:delete(G),
+    R.
