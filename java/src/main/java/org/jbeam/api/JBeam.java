@@ -37,6 +37,18 @@ public final class JBeam implements AutoCloseable {
     /** The underlying runtime, for tools inside this project (tests, benchmarks). */
     public Runtime runtime() { return vm; }
 
+    /**
+     * Boots OTP as erl does: the first process runs {@code erl_init:start(init, Args)} with the
+     * builder's {@link Builder#args} (init, kernel, stdlib, the {@code user} io server, then any
+     * {@code -s}/{@code -run}/{@code -eval}). Processes spawned afterwards get {@code user} as group
+     * leader, so their io works. Returns once the boot process is started; {@link #awaitHalt}
+     * waits for the end.
+     */
+    public JBeam boot() {
+        Boot.start(vm);
+        return this;
+    }
+
     /** Loads (or reloads) a module from .beam bytes. */
     public void load(byte[] beam) throws org.jbeam.loader.LoadError {
         vm.code.install(vm.code.prepare(null, beam));

@@ -39,7 +39,7 @@ public final class Main {
         for (Path p : ErlLibs.ebinDirs()) b.addPathLast(p);
         int status;
         try (JBeam vm = b.build()) {
-            Boot.start(vm.runtime());
+            vm.boot();
             status = vm.awaitHalt();
             out.flush();
         }

@@ -56,39 +56,13 @@ public final class TermPrinter {
                 for (Term x = c; x instanceof ECons cc; x = cc.tail) escaped(sb, ((ESmall) cc.head).value);
                 sb.append('"');
             }
-            case ECons c -> {
-                sb.append('[');
-                Term x = c;
-                boolean first = true;
-                while (x instanceof ECons cc) {
-                    if (!first) sb.append(',');
-                    display(sb, cc.head);
-                    first = false;
-                    x = cc.tail;
-                }
-                if (!(x instanceof ENil)) { sb.append('|'); display(sb, x); }
-                sb.append(']');
-            }
-            case ETuple tu -> {
-                sb.append('{');
-                for (int i = 0; i < tu.arity(); i++) { if (i > 0) sb.append(','); display(sb, tu.get(i)); }
-                sb.append('}');
-            }
-            case EMap m -> {
-                sb.append("#{");
-                for (int i = 0; i < m.size(); i++) {
-                    if (i > 0) sb.append(',');
-                    display(sb, m.keyAt(i)); sb.append("=>"); display(sb, m.valueAt(i));
-                }
-                sb.append('}');
-            }
             case EBitString b when b.isBinaryAligned() && b.byteSize() > 0 && printableBinary(b) -> {
                 sb.append("<<\"");
                 for (int i = 0; i < b.byteSize(); i++) escaped(sb, b.byteAt(i));
                 sb.append("\">>");
             }
             case EFloat f -> sb.append(String.format(java.util.Locale.ROOT, "%.6e", f.value).replaceAll("e([+-])(\\d)$", "e$10$2"));
-            default -> print(sb, t);
+            default -> print(sb, t, true);
         }
     }
 
@@ -97,7 +71,10 @@ public final class TermPrinter {
         return true;
     }
 
-    public static void print(StringBuilder sb, Term t) {
+    public static void print(StringBuilder sb, Term t) { print(sb, t, false); }
+
+    /** The ~w form; with {@code display}, elements are printed in erlang:display's form. */
+    private static void print(StringBuilder sb, Term t, boolean display) {
         switch (t) {
             case ESmall s -> sb.append(s.value);
             case EBig b -> sb.append(b.value);
@@ -110,23 +87,23 @@ public final class TermPrinter {
                 boolean first = true;
                 while (x instanceof ECons cc) {
                     if (!first) sb.append(',');
-                    print(sb, cc.head);
+                    element(sb, cc.head, display);
                     first = false;
                     x = cc.tail;
                 }
-                if (!(x instanceof ENil)) { sb.append('|'); print(sb, x); }
+                if (!(x instanceof ENil)) { sb.append('|'); element(sb, x, display); }
                 sb.append(']');
             }
             case ETuple tu -> {
                 sb.append('{');
-                for (int i = 0; i < tu.arity(); i++) { if (i > 0) sb.append(','); print(sb, tu.get(i)); }
+                for (int i = 0; i < tu.arity(); i++) { if (i > 0) sb.append(','); element(sb, tu.get(i), display); }
                 sb.append('}');
             }
             case EMap m -> {
                 sb.append("#{");
                 for (int i = 0; i < m.size(); i++) {
                     if (i > 0) sb.append(',');
-                    print(sb, m.keyAt(i)); sb.append(" => "); print(sb, m.valueAt(i));
+                    element(sb, m.keyAt(i), display); sb.append(display ? "=>" : " => "); element(sb, m.valueAt(i), display);
                 }
                 sb.append('}');
             }
@@ -151,6 +128,10 @@ public final class TermPrinter {
             case ELocalFun f -> { sb.append("#Fun<"); sb.append(f.module.name).append('.').append(f.index).append('.').append(f.oldUniq).append('>'); }
             default -> sb.append(t.getClass().getSimpleName());
         }
+    }
+
+    private static void element(StringBuilder sb, Term t, boolean display) {
+        if (display) display(sb, t); else print(sb, t, false);
     }
 
     /** Appends an atom, quoted when OTP would quote it. */

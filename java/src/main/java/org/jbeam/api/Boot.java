@@ -1,4 +1,4 @@
-package org.jbeam.cli;
+package org.jbeam.api;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,10 +11,10 @@ import org.jbeam.term.*;
  * (OTP's own preloaded modules), which boots OTP from its boot script and then runs the
  * {@code -s}/{@code -run}/{@code -eval} of the command line.
  */
-public final class Boot {
+final class Boot {
     private Boot() {}
 
-    public static void start(Runtime vm) {
+    static void start(Runtime vm) {
         preload(vm);
         List<Term> args = new ArrayList<>();
         for (String a : vm.args) args.add(EBitString.ofUtf8(a));
