@@ -45,7 +45,9 @@ public final class ProcessTable {
         int n = nextNumber.getAndIncrement();
         EPid pid = new EPid(vm.nodeName, n & 0x7FFF, (n >>> 15) & 0x1FFF, 0);
         ErlProcess p = new ErlProcess(vm, pid);
-        p.groupLeader = parent != null ? parent.groupLeader : pid;
+        // Processes spawned from Java (the embedding API) get OTP's io server once it runs.
+        Term user = parent == null ? vm.registry.whereis(EAtom.of("user")) : null;
+        p.groupLeader = parent != null ? parent.groupLeader : user instanceof EPid u ? u : pid;
         p.module = SYSTEM;
         p.pc = PC_START;
         p.stk[0] = EXIT_ADDR;
