@@ -17,8 +17,29 @@ final class Boot {
     static void start(Runtime vm) {
         preload(vm);
         List<Term> args = new ArrayList<>();
-        for (String a : vm.args) args.add(EBitString.ofUtf8(a));
+        for (String a : bootArgs(vm)) args.add(EBitString.ofUtf8(a));
         vm.processes.spawn(null, EAtom.of("erl_init"), EAtom.of("start"), new Term[] {EAtom.of("init"), ECons.of(args)}, null);
+    }
+
+    /** Boot arguments as erts hands them to init:boot/1: erlexec's own flags, then the user's. */
+    static List<String> bootArgs(Runtime vm) {
+        List<String> l = new ArrayList<>();
+        if (vm.otpRoot != null) {
+            l.addAll(List.of("-root", vm.otpRoot.toString(), "-bindir",
+                    vm.otpRoot.resolve("erts-" + ertsVersion(vm.otpRoot)).resolve("bin").toString()));
+        }
+        l.addAll(List.of("-progname", "erl", "--", "-home", System.getProperty("user.home"), "--"));
+        l.addAll(vm.args);
+        return l;
+    }
+
+    private static String ertsVersion(java.nio.file.Path root) {
+        try (var s = java.nio.file.Files.list(root.resolve("lib"))) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("erts-")).map(n -> n.substring(5))
+                    .findFirst().orElse("13.1.5");
+        } catch (java.io.IOException e) {
+            return "13.1.5";
+        }
     }
 
     /** The socket NIF modules: jbeam is (for now) an emulator built without the socket backend. */

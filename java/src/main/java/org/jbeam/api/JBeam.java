@@ -41,10 +41,25 @@ public final class JBeam implements AutoCloseable {
      * Boots OTP as erl does: the first process runs {@code erl_init:start(init, Args)} with the
      * builder's {@link Builder#args} (init, kernel, stdlib, the {@code user} io server, then any
      * {@code -s}/{@code -run}/{@code -eval}). Processes spawned afterwards get {@code user} as group
-     * leader, so their io works. Returns once the boot process is started; {@link #awaitHalt}
-     * waits for the end.
+     * leader, so their io works. Returns once OTP's io server ({@code user}) runs, or the node
+     * halted during boot; {@link #awaitHalt} waits for the end.
      */
     public JBeam boot() {
+        startBoot();
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (vm.registry.whereis(EAtom.of("user")) == null && !vm.halted.isDone() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return this;
+    }
+
+    /** Starts the boot without waiting for it (what {@code bin/jbeam} does: init runs the show). */
+    public JBeam startBoot() {
         Boot.start(vm);
         return this;
     }

@@ -32,14 +32,14 @@ public final class Main {
         OutputStream out = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
         OutputStream err = new FileOutputStream(FileDescriptor.err);
         JBeam.Builder b = JBeam.builder().otpRoot(root).stdout(out).stderr(err)
-                .stdin(new FileInputStream(FileDescriptor.in)).args(cl.initArgs(root));
+                .stdin(new FileInputStream(FileDescriptor.in)).args(cl.rest);
         if (cl.schedulers > 0) b.schedulers(cl.schedulers);
         for (Path p : cl.pathFirst) b.addPathFirst(p);
         for (Path p : cl.pathLast) b.addPathLast(p);
         for (Path p : ErlLibs.ebinDirs()) b.addPathLast(p);
         int status;
         try (JBeam vm = b.build()) {
-            vm.boot();
+            vm.startBoot();
             status = vm.awaitHalt();
             out.flush();
         }
@@ -104,22 +104,6 @@ public final class Main {
             if (!attached && "ABCDKLMPQRSTWchiprstvwez".contains(name) && val != null && !val.startsWith("-") && !val.startsWith("+"))
                 return i + 2;
             return i + 1;
-        }
-
-        /** Boot arguments as erts hands them to init:boot/1. */
-        List<String> initArgs(Path root) {
-            List<String> l = new ArrayList<>(List.of("-root", root.toString(), "-bindir", root.resolve("erts-" + ertsVersion(root)).resolve("bin").toString(),
-                    "-progname", "erl", "--", "-home", System.getProperty("user.home"), "--"));
-            l.addAll(rest);
-            return l;
-        }
-
-        private static String ertsVersion(Path root) {
-            try (var s = java.nio.file.Files.list(root)) {
-                return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("erts-")).map(n -> n.substring(5)).findFirst().orElse("13.1.5");
-            } catch (java.io.IOException e) {
-                return "13.1.5";
-            }
         }
     }
 }
