@@ -75,7 +75,9 @@ public final class JBeam implements AutoCloseable {
 
     /** Spawns {@code module:function(args...)}. */
     public EPid spawn(String module, String function, Term... args) {
-        return vm.processes.spawn(null, EAtom.of(module), EAtom.of(function), args, null).pid;
+        org.jbeam.runtime.ProcessTable.SpawnOptions o = new org.jbeam.runtime.ProcessTable.SpawnOptions();
+        o.watchExit = true;
+        return vm.processes.spawn(null, EAtom.of(module), EAtom.of(function), args, o).pid;
     }
 
     /** Sends a message to a pid or registered name. */

@@ -85,6 +85,7 @@ public final class ProcessTable {
                 parent.monitors.put(opts.monitorRef, mon);
             }
             if (opts.priority != null) p.priority = opts.priority;
+            if (opts.watchExit) vm.exitFuture(p.pid); // registered before it can run and exit
             if (opts.groupLeader != null) p.groupLeader = opts.groupLeader;
         }
         vm.scheduler.enqueue(p);
@@ -133,5 +134,7 @@ public final class ProcessTable {
         public ERef monitorRef;
         public EAtom priority;
         public EPid groupLeader;
+        /** The embedding API will await this process's exit reason. */
+        public boolean watchExit;
     }
 }
