@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jbeam.code.BeamModule;
 import org.jbeam.term.*;
-import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
  * An Erlang process: pid, Erlang stack (y registers and continuation pointers in one growable
@@ -28,10 +27,11 @@ public final class ErlProcess {
     // --- execution state (owned by the scheduler thread running the process) ---
     public BeamModule module;
     public int pc;
-    public Term[] stk = new Term[32];
+    public Term[] stk = new Term[8];
     public int sp;
     /** Saved x registers (live ones) while not running. */
-    public Term[] xsave = new Term[4];
+    public Term[] xsave = NO_REGS;
+    private static final Term[] NO_REGS = new Term[0];
     public int live;
     public int catches;
     /** Set when a wait_timeout's timer fired. */
@@ -45,7 +45,7 @@ public final class ErlProcess {
     public EFun startFun;
 
     // --- mailbox: signals and messages from other threads, then a private list ---
-    final MpscUnboundedXaddArrayQueue<Object> inbox = new MpscUnboundedXaddArrayQueue<>(64);
+    final Inbox inbox = new Inbox();
     public final Mailbox mailbox = new Mailbox();
 
     // --- process state visible to BIFs ---
