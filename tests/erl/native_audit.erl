@@ -72,6 +72,16 @@ main() ->
     p("flat_size", fun() -> [erts_debug:flat_size(X) || X <- [1, 1 bsl 64, 1.0, a, "a", [], {}, {a, b}, #{}, #{a => 1}, <<1>>,
         <<0:800>>, [1 | 2], {<<1, 2, 3>>, 1.5, "abc"}, -(1 bsl 200)]] end),
     decode_packet(),
+    [p(io_lib:format("system_info ~w", [I]), fun() -> erlang:system_info(I) end)
+     || I <- [delayed_node_table_gc, dist, dynamic_trace, dynamic_trace_probes, eager_check_io, end_time, garbage_collection,
+              heap_sizes, message_queue_data, multi_scheduling, multi_scheduling_blockers, normal_multi_scheduling_blockers,
+              port_parallelism, scheduler_bind_type, time_offset, tolerant_timeofday, update_cpu_info, {wordsize, internal},
+              {wordsize, external}, ets_always_compress, {cpu_topology, defined}, context_reductions, alloc_util_allocators,
+              wordsize, otp_release, version, bogus_item]],
+    p("system_logger", fun() -> is_pid(erlang:system_info(system_logger)) end),
+    [p(io_lib:format("statistics ~w", [I]), fun() -> length(erlang:statistics(I)) =:= erlang:system_info(schedulers) + K end)
+     || {I, K} <- [{active_tasks, 1}, {active_tasks_all, 2}, {run_queue_lengths, 1}, {run_queue_lengths_all, 2}]],
+    p("statistics scheduler_wall_time", fun() -> erlang:statistics(scheduler_wall_time) end),
     ok.
 
 decode_packet() ->
