@@ -23,7 +23,13 @@ final class SystemInfo {
 
     static Term systemInfo(ErlProcess p, Term item) {
         if (item instanceof ETuple tu && tu.arity() == 2 && tu.get(0) == EAtom.of("purify")) return EAtom.FALSE;
+        if (item instanceof ETuple tu && tu.arity() == 2 && tu.get(0) instanceof EAtom k && tu.get(1) instanceof EAtom v) {
+            if (k.name.equals("wordsize") && (v.name.equals("internal") || v.name.equals("external"))) return ESmall.of(8);
+            if (k.name.equals("cpu_topology") && (v.name.equals("defined") || v.name.equals("detected") || v.name.equals("used"))) return EAtom.UNDEFINED;
+        }
         if (!(item instanceof EAtom a)) throw ErlangException.badarg();
+        Term more = SystemInfoMore.systemInfo(p, a.name);
+        if (more != null) return more;
         int n = p.vm.scheduler.count();
         return switch (a.name) {
             case "otp_release" -> str(OTP_RELEASE);
@@ -85,6 +91,8 @@ final class SystemInfo {
     static Term statistics(ErlProcess p, Term item) {
         if (!(item instanceof EAtom a)) throw ErlangException.badarg();
         long upMs = (System.nanoTime() - p.vm.startNanos) / 1_000_000;
+        Term more = SystemInfoMore.statistics(p, a.name);
+        if (more != null) return more;
         return switch (a.name) {
             case "runtime" -> {
                 long cpu = ManagementFactory.getRuntimeMXBean().getUptime();
