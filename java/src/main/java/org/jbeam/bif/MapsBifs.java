@@ -20,8 +20,8 @@ public final class MapsBifs implements BifModule {
         t.bif1(M, "from_list", MapsBifs::fromList);
         t.bif2(M, "from_keys", MapsBifs::fromKeys);
         t.bif2(M, "is_key", (p, k, m) -> ErlangTermBifs.isMapKey(p, k, m));
-        t.bif1(M, "keys", (p, m) -> ECons.of(map(m).keys()));
-        t.bif1(M, "values", (p, m) -> ECons.of(map(m).values()));
+        t.bif1(M, "keys", (p, m) -> keys(map(m)));
+        t.bif1(M, "values", (p, m) -> values(map(m)));
         t.bif2(M, "merge", MapsBifs::merge);
         t.bif3(M, "put", (p, k, v, m) -> map(m).put(k, v));
         t.bif2(M, "remove", (p, k, m) -> map(m).remove(k));
@@ -89,17 +89,41 @@ public final class MapsBifs implements BifModule {
         return r;
     }
 
-    /** Pairs {@code [{K,V}, ...]} in iteration order (what maps:to_list/1 returns). */
-    public static Term toList(EMap m) {
+    /**
+     * {@code maps:keys/1}. OTP walks a hashmap in iteration order prepending each key, so the list
+     * is the reverse of the iteration order; a flatmap's keys come out sorted.
+     */
+    public static Term keys(EMap m) {
         Term r = ENil.NIL;
-        for (int i = m.size() - 1; i >= 0; i--) r = new ECons(ETuple.of(m.keyAt(i), m.valueAt(i)), r);
+        if (m.isHashmap()) for (int i = 0; i < m.size(); i++) r = new ECons(m.keyAt(i), r);
+        else for (int i = m.size() - 1; i >= 0; i--) r = new ECons(m.keyAt(i), r);
+        return r;
+    }
+
+    /** {@code maps:values/1}, in the order of {@link #keys}. */
+    public static Term values(EMap m) {
+        Term r = ENil.NIL;
+        if (m.isHashmap()) for (int i = 0; i < m.size(); i++) r = new ECons(m.valueAt(i), r);
+        else for (int i = m.size() - 1; i >= 0; i--) r = new ECons(m.valueAt(i), r);
+        return r;
+    }
+
+    /** Pairs {@code [{K,V}, ...]} as maps:to_list/1 returns them (the order of {@link #keys}). */
+    public static Term toList(EMap m) { return prependPairs(m, ENil.NIL); }
+
+    /** Pairs prepended to acc as erts_internal:map_next/3 does with a list accumulator. */
+    private static Term prependPairs(EMap m, Term acc) {
+        Term r = acc;
+        if (m.isHashmap()) for (int i = 0; i < m.size(); i++) r = new ECons(ETuple.of(m.keyAt(i), m.valueAt(i)), r);
+        else for (int i = m.size() - 1; i >= 0; i--) r = new ECons(ETuple.of(m.keyAt(i), m.valueAt(i)), r);
         return r;
     }
 
     /**
      * {@code erts_internal:map_next(Path, Map, Acc)}. As OTP does for flat maps, the whole map is
      * produced in one call: with {@code Acc = iterator} the nested chain
-     * {@code {K1,V1,{K2,V2,...none}}}; with a list Acc, all pairs prepended to Acc. Path must be
+     * {@code {K1,V1,{K2,V2,...none}}} in iteration order; with a list Acc, all pairs prepended to
+     * Acc (for a hashmap, one at a time in iteration order, as OTP; see {@link #keys}). Path must be
      * an integer in 0..map_size (it is only validated: jbeam's maps are never partially walked).
      */
     public static Term mapNext(ErlProcess p, Term path, Term m, Term acc) {
@@ -109,10 +133,9 @@ public final class MapsBifs implements BifModule {
         else if (acc instanceof EList) iter = false;
         else throw ErlangException.badarg();
         if (!(path instanceof ESmall ps) || ps.value < 0 || ps.value > map.size()) throw ErlangException.badarg();
-        Term r = iter ? NONE : acc;
-        for (int i = map.size() - 1; i >= 0; i--) {
-            r = iter ? ETuple.of(map.keyAt(i), map.valueAt(i), r) : new ECons(ETuple.of(map.keyAt(i), map.valueAt(i)), r);
-        }
+        if (!iter) return prependPairs(map, acc);
+        Term r = NONE;
+        for (int i = map.size() - 1; i >= 0; i--) r = ETuple.of(map.keyAt(i), map.valueAt(i), r);
         return r;
     }
 }

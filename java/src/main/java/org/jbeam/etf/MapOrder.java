@@ -7,14 +7,19 @@ import org.jbeam.term.*;
 /**
  * The order in which term_to_binary writes a map's pairs. For flatmaps (up to 32 keys) OTP writes
  * keys in map-key order: term order in which, at every depth, any integer sorts before any float
- * ({@code #{1 => a, 0.5 => b}} is written 1 first). Maps over 32 keys are HAMTs in OTP and are
- * written in hash-trie order, which is not reproduced: they are written in the same key order.
+ * ({@code #{1 => a, 0.5 => b}} is written 1 first). Maps over 32 keys are hashmaps, which OTP
+ * writes in the reverse of their iteration order (as maps:to_list/1 lists them).
  */
 final class MapOrder {
     private MapOrder() {}
 
     static int[] encodeOrder(EMap m) {
         int n = m.size();
+        if (m.isHashmap()) {
+            int[] o = new int[n];
+            for (int i = 0; i < n; i++) o[i] = n - 1 - i;
+            return o;
+        }
         Integer[] idx = new Integer[n];
         boolean sorted = true;
         for (int i = 0; i < n; i++) {
@@ -57,6 +62,17 @@ final class MapOrder {
                 case EMap x -> {
                     EMap y = (EMap) b;
                     if (x.size() != y.size()) return x.size() < y.size() ? -1 : 1;
+                    if (x.isHashmap()) { // same size: both hashmaps; compare in key order
+                        for (int i = 0; i < x.size(); i++) {
+                            int c = compare(x.sortedKeyAt(i), y.sortedKeyAt(i));
+                            if (c != 0) return c;
+                        }
+                        for (int i = 0; i < x.size(); i++) {
+                            int c = compare(x.sortedValueAt(i), y.sortedValueAt(i));
+                            if (c != 0) return c;
+                        }
+                        return 0;
+                    }
                     int[] ox = encodeOrder(x), oy = encodeOrder(y);
                     for (int i = 0; i < ox.length; i++) {
                         int c = compare(x.keyAt(ox[i]), y.keyAt(oy[i]));

@@ -107,11 +107,11 @@ public final class TermOrder {
     static int compareMaps(EMap a, EMap b, boolean exact) {
         if (a.size() != b.size()) return a.size() < b.size() ? -1 : 1;
         for (int i = 0; i < a.size(); i++) {
-            int c = compareKeys(a.keys[i], b.keys[i]);
+            int c = compareKeys(a.sortedKeyAt(i), b.sortedKeyAt(i));
             if (c != 0) return c;
         }
         for (int i = 0; i < a.size(); i++) {
-            int c = cmp(a.vals[i], b.vals[i], exact);
+            int c = cmp(a.sortedValueAt(i), b.sortedValueAt(i), exact);
             if (c != 0) return c;
         }
         return 0;
