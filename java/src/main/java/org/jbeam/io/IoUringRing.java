@@ -98,6 +98,8 @@ public final class IoUringRing extends AbstractRing {
     public int sqEntries() { return rings.sqEntries; }
     public int cqEntries() { return rings.cqEntries; }
     public int features() { return IoUring.features(ring); }
+    /** True when created without a reaper thread: callers drive it with {@link #poll(long)}. */
+    public boolean callerDriven() { return reaper == null; }
 
     @Override void stage(IoRequest r) {
         if (closed) throw new IllegalStateException("ring closed");
@@ -108,7 +110,9 @@ public final class IoUringRing extends AbstractRing {
     @Override public int outstanding() { return outstanding.get(); }
 
     @Override public void submit() {
-        if (reaper == null && owner.tryLock()) {
+        // caller-driven: submit on this thread, unless it is already the owner (a callback running
+        // inside poll: the ongoing turn loop picks the new requests up)
+        if (reaper == null && !owner.isHeldByCurrentThread() && owner.tryLock()) {
             try { if (!shutDown) turn(0); } finally { owner.unlock(); }
             if (pending.isEmpty()) return;
         }
@@ -122,6 +126,7 @@ public final class IoUringRing extends AbstractRing {
      */
     public int poll(long timeoutNanos) {
         if (reaper != null) throw new IllegalStateException("ring has a reaper thread");
+        if (owner.isHeldByCurrentThread()) throw new IllegalStateException("poll from a completion callback");
         owner.lock();
         try { return shutDown ? 0 : turn(timeoutNanos); } finally { owner.unlock(); }
     }

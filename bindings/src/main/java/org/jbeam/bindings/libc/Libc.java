@@ -47,6 +47,8 @@ public final class Libc {
     private static final MethodHandle PWRITE = e("pwrite", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle FSYNC = e("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle FDATASYNC = e("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle POSIX_FADVISE = h("posix_fadvise",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
     private static final MethodHandle UNLINK = e("unlink", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle SOCKET = e("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle BIND = e("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
@@ -106,6 +108,13 @@ public final class Libc {
     public static int fdatasync(int fd) {
         MemorySegment st = STATE.get();
         try { return ret(st, (int) FDATASYNC.invokeExact(st, fd)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code posix_fadvise} advice values. */
+    public static final int POSIX_FADV_NORMAL = 0, POSIX_FADV_SEQUENTIAL = 2, POSIX_FADV_DONTNEED = 4;
+
+    /** {@code posix_fadvise(fd, offset, len, advice)}: returns 0 or -errno (it reports errors itself, not via errno). */
+    public static int posixFadvise(int fd, long offset, long len, int advice) {
+        try { return -(int) POSIX_FADVISE.invokeExact(fd, offset, len, advice); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int unlink(MemorySegment path) {
         MemorySegment st = STATE.get();
