@@ -1,0 +1,177 @@
+package org.jbeam.bindings.libc;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * jextract-style FFM bindings to the glibc system calls jbeam's blocking I/O backend and its tests
+ * need ({@code unistd.h}, {@code fcntl.h}, {@code sys/socket.h}, {@code sys/eventfd.h} of glibc
+ * 2.36, Linux x86-64). Every wrapper follows the kernel/io_uring convention: it returns the
+ * result ({@code >= 0}) or {@code -errno}, errno being captured by the linker
+ * ({@code Linker.Option.captureCallState("errno")}) into a per-thread buffer.
+ */
+public final class Libc {
+    private Libc() {}
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup LOOKUP = LINKER.defaultLookup();
+    private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+    private static final ThreadLocal<MemorySegment> STATE = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE));
+
+    private static MethodHandle h(String name, FunctionDescriptor fd, Linker.Option... opts) {
+        MemorySegment sym = LOOKUP.find(name).orElseThrow(() -> new UnsatisfiedLinkError("missing libc symbol " + name));
+        return LINKER.downcallHandle(sym, fd, opts);
+    }
+    /** A handle whose first parameter is the errno capture segment. */
+    private static MethodHandle e(String name, FunctionDescriptor fd) { return h(name, fd, CAPTURE_ERRNO); }
+
+    private static final MethodHandle OPENAT = h("openat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+            CAPTURE_ERRNO, Linker.Option.firstVariadicArg(3));
+    private static final MethodHandle CLOSE = e("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle READ = e("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle WRITE = e("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle PREAD = e("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle PWRITE = e("pwrite", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle FSYNC = e("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle FDATASYNC = e("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle POSIX_FADVISE = h("posix_fadvise",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle UNLINK = e("unlink", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle SOCKET = e("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle BIND = e("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle LISTEN = e("listen", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle ACCEPT4 = e("accept4", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+    private static final MethodHandle CONNECT = e("connect", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle RECV = e("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle SEND = e("send", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle SHUTDOWN = e("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle SETSOCKOPT = e("setsockopt",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle GETSOCKNAME = e("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle EVENTFD = e("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle EVENTFD_WRITE = e("eventfd_write", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG));
+    private static final MethodHandle STRERROR = h("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+
+    /** {@code int eventfd(unsigned, int)} flags. */
+    public static final int EFD_CLOEXEC = 02000000, EFD_NONBLOCK = 04000, EFD_SEMAPHORE = 1;
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) return r;
+        if (t instanceof Error err) throw err;
+        return new IllegalStateException(t);
+    }
+    private static int ret(MemorySegment st, int r) { return r >= 0 ? r : -(int) ERRNO.get(st, 0L); }
+    private static long ret(MemorySegment st, long r) { return r >= 0 ? r : -(int) ERRNO.get(st, 0L); }
+
+    /** {@code openat(dirfd, path, flags, mode)}; {@code path} a NUL-terminated string. */
+    public static int openat(int dirfd, MemorySegment path, int flags, int mode) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) OPENAT.invokeExact(st, dirfd, path, flags, mode)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int close(int fd) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) CLOSE.invokeExact(st, fd)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static long read(int fd, MemorySegment buf, long count) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) READ.invokeExact(st, fd, buf, count)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static long write(int fd, MemorySegment buf, long count) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) WRITE.invokeExact(st, fd, buf, count)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static long pread(int fd, MemorySegment buf, long count, long offset) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) PREAD.invokeExact(st, fd, buf, count, offset)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static long pwrite(int fd, MemorySegment buf, long count, long offset) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) PWRITE.invokeExact(st, fd, buf, count, offset)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int fsync(int fd) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) FSYNC.invokeExact(st, fd)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int fdatasync(int fd) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) FDATASYNC.invokeExact(st, fd)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code posix_fadvise} advice values. */
+    public static final int POSIX_FADV_NORMAL = 0, POSIX_FADV_SEQUENTIAL = 2, POSIX_FADV_DONTNEED = 4;
+
+    /** {@code posix_fadvise(fd, offset, len, advice)}: returns 0 or -errno (it reports errors itself, not via errno). */
+    public static int posixFadvise(int fd, long offset, long len, int advice) {
+        try { return -(int) POSIX_FADVISE.invokeExact(fd, offset, len, advice); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int unlink(MemorySegment path) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) UNLINK.invokeExact(st, path)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int socket(int domain, int type, int protocol) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) SOCKET.invokeExact(st, domain, type, protocol)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int bind(int fd, MemorySegment addr, int addrlen) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) BIND.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int listen(int fd, int backlog) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) LISTEN.invokeExact(st, fd, backlog)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code accept4}; {@code addr}/{@code addrlen} may be {@link MemorySegment#NULL}. */
+    public static int accept4(int fd, MemorySegment addr, MemorySegment addrlen, int flags) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) ACCEPT4.invokeExact(st, fd, addr, addrlen, flags)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int connect(int fd, MemorySegment addr, int addrlen) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) CONNECT.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static long recv(int fd, MemorySegment buf, long len, int flags) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) RECV.invokeExact(st, fd, buf, len, flags)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static long send(int fd, MemorySegment buf, long len, int flags) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) SEND.invokeExact(st, fd, buf, len, flags)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int shutdown(int fd, int how) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) SHUTDOWN.invokeExact(st, fd, how)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int setsockopt(int fd, int level, int name, MemorySegment value, int len) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) SETSOCKOPT.invokeExact(st, fd, level, name, value, len)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int getsockname(int fd, MemorySegment addr, MemorySegment addrlen) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) GETSOCKNAME.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int eventfd(int initval, int flags) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) EVENTFD.invokeExact(st, initval, flags)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int eventfdWrite(int fd, long value) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) EVENTFD_WRITE.invokeExact(st, fd, value)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code strerror(errnum)} (errnum positive). */
+    public static String strerror(int errnum) {
+        try { return ((MemorySegment) STRERROR.invokeExact(errnum)).reinterpret(Long.MAX_VALUE).getString(0); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+}

@@ -1,0 +1,228 @@
+package org.jbeam.bindings.liburing;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * jextract-style FFM bindings to liburing ({@code liburing.so.2}), mirroring {@code liburing.h}
+ * and {@code liburing/io_uring.h} of liburing 2.3: the exported functions jbeam uses (downcall
+ * handles wrapped in static methods, all returning {@code -errno} on failure as liburing does),
+ * the opcode / flag constants, and the static-inline {@code io_uring_prep_*} helpers re-implemented
+ * in Java on an SQE segment. The ring-index helpers ({@code io_uring_get_sqe}, cq advance...) live
+ * in {@link IoUringRings}. If the library cannot be loaded, {@link #AVAILABLE} is false and every
+ * function throws {@link UnsatisfiedLinkError}; the caller falls back to another I/O backend.
+ */
+public final class LibUring {
+    private LibUring() {}
+
+    public static final int MAJOR = 2, MINOR = 3;
+    public static final String LIBRARY = "liburing.so.2";
+
+    // ---- enum io_uring_op (liburing/io_uring.h, 2.3) ----
+    public static final int IORING_OP_NOP = 0, IORING_OP_READV = 1, IORING_OP_WRITEV = 2, IORING_OP_FSYNC = 3,
+            IORING_OP_READ_FIXED = 4, IORING_OP_WRITE_FIXED = 5, IORING_OP_POLL_ADD = 6, IORING_OP_POLL_REMOVE = 7,
+            IORING_OP_SYNC_FILE_RANGE = 8, IORING_OP_SENDMSG = 9, IORING_OP_RECVMSG = 10, IORING_OP_TIMEOUT = 11,
+            IORING_OP_TIMEOUT_REMOVE = 12, IORING_OP_ACCEPT = 13, IORING_OP_ASYNC_CANCEL = 14,
+            IORING_OP_LINK_TIMEOUT = 15, IORING_OP_CONNECT = 16, IORING_OP_FALLOCATE = 17, IORING_OP_OPENAT = 18,
+            IORING_OP_CLOSE = 19, IORING_OP_FILES_UPDATE = 20, IORING_OP_STATX = 21, IORING_OP_READ = 22,
+            IORING_OP_WRITE = 23, IORING_OP_FADVISE = 24, IORING_OP_MADVISE = 25, IORING_OP_SEND = 26,
+            IORING_OP_RECV = 27, IORING_OP_OPENAT2 = 28, IORING_OP_EPOLL_CTL = 29, IORING_OP_SPLICE = 30,
+            IORING_OP_PROVIDE_BUFFERS = 31, IORING_OP_REMOVE_BUFFERS = 32, IORING_OP_TEE = 33,
+            IORING_OP_SHUTDOWN = 34, IORING_OP_RENAMEAT = 35, IORING_OP_UNLINKAT = 36, IORING_OP_MKDIRAT = 37,
+            IORING_OP_SYMLINKAT = 38, IORING_OP_LINKAT = 39, IORING_OP_MSG_RING = 40, IORING_OP_FSETXATTR = 41,
+            IORING_OP_SETXATTR = 42, IORING_OP_FGETXATTR = 43, IORING_OP_GETXATTR = 44, IORING_OP_SOCKET = 45,
+            IORING_OP_URING_CMD = 46, IORING_OP_SEND_ZC = 47, IORING_OP_SENDMSG_ZC = 48, IORING_OP_LAST = 49;
+
+    // ---- sqe->flags ----
+    public static final int IOSQE_FIXED_FILE = 1, IOSQE_IO_DRAIN = 1 << 1, IOSQE_IO_LINK = 1 << 2,
+            IOSQE_IO_HARDLINK = 1 << 3, IOSQE_ASYNC = 1 << 4, IOSQE_BUFFER_SELECT = 1 << 5,
+            IOSQE_CQE_SKIP_SUCCESS = 1 << 6;
+    // ---- sqe->fsync_flags, sqe->cancel_flags ----
+    public static final int IORING_FSYNC_DATASYNC = 1;
+    public static final int IORING_ASYNC_CANCEL_ALL = 1, IORING_ASYNC_CANCEL_FD = 1 << 1,
+            IORING_ASYNC_CANCEL_ANY = 1 << 2, IORING_ASYNC_CANCEL_FD_FIXED = 1 << 3;
+    // ---- sq_ring->flags, io_uring_enter(2) flags ----
+    public static final int IORING_SQ_NEED_WAKEUP = 1, IORING_SQ_CQ_OVERFLOW = 1 << 1, IORING_SQ_TASKRUN = 1 << 2;
+    public static final int IORING_ENTER_GETEVENTS = 1, IORING_ENTER_SQ_WAKEUP = 1 << 1, IORING_ENTER_SQ_WAIT = 1 << 2,
+            IORING_ENTER_EXT_ARG = 1 << 3, IORING_ENTER_REGISTERED_RING = 1 << 4;
+    /** {@code LIBURING_UDATA_TIMEOUT}: user_data liburing reserves for its internal timeouts. */
+    public static final long LIBURING_UDATA_TIMEOUT = -1L;
+
+    // ---- library and downcall handles ----
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup LOOKUP;
+    /** Why the library could not be loaded, or null. */
+    public static final String LOAD_ERROR;
+    public static final boolean AVAILABLE;
+
+    static {
+        SymbolLookup lookup = null;
+        String error = null;
+        String override = System.getProperty("jbeam.liburing.lib");
+        String[] candidates = override != null ? new String[] {override}
+                : new String[] {LIBRARY, "/usr/lib/x86_64-linux-gnu/" + LIBRARY, "/usr/lib/aarch64-linux-gnu/" + LIBRARY,
+                        "/usr/lib64/" + LIBRARY, "/usr/local/lib/" + LIBRARY};
+        for (String c : candidates) {
+            try { lookup = SymbolLookup.libraryLookup(c, Arena.global()); break; }
+            catch (IllegalArgumentException e) { error = "cannot load " + c + ": " + e.getMessage(); }
+        }
+        LOOKUP = lookup;
+        LOAD_ERROR = lookup == null ? error : null;
+        AVAILABLE = lookup != null;
+    }
+
+    private static MethodHandle h(String name, FunctionDescriptor fd) {
+        if (LOOKUP == null) return null;
+        return LOOKUP.find(name).map(s -> LINKER.downcallHandle(s, fd)).orElse(null);
+    }
+
+    private static MethodHandle need(MethodHandle mh, String name) {
+        if (mh == null) throw new UnsatisfiedLinkError(LOAD_ERROR != null ? LOAD_ERROR : "missing symbol " + name);
+        return mh;
+    }
+
+    private static final MethodHandle QUEUE_INIT_PARAMS = h("io_uring_queue_init_params",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle QUEUE_INIT = h("io_uring_queue_init",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle QUEUE_EXIT = h("io_uring_queue_exit", FunctionDescriptor.ofVoid(ADDRESS));
+    private static final MethodHandle SUBMIT = h("io_uring_submit", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle SUBMIT_AND_WAIT = h("io_uring_submit_and_wait",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle WAIT_CQE_TIMEOUT = h("io_uring_wait_cqe_timeout",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle GET_CQE = h("__io_uring_get_cqe",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle GET_PROBE_RING = h("io_uring_get_probe_ring", FunctionDescriptor.of(ADDRESS, ADDRESS));
+    private static final MethodHandle GET_PROBE = h("io_uring_get_probe", FunctionDescriptor.of(ADDRESS));
+    private static final MethodHandle FREE_PROBE = h("io_uring_free_probe", FunctionDescriptor.ofVoid(ADDRESS));
+    private static final MethodHandle ENTER = h("io_uring_enter",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) return r;
+        if (t instanceof Error e) throw e;
+        return new IllegalStateException(t);
+    }
+
+    /** {@code int io_uring_queue_init_params(unsigned entries, struct io_uring *ring, struct io_uring_params *p)}. */
+    public static int io_uring_queue_init_params(int entries, MemorySegment ring, MemorySegment params) {
+        try { return (int) need(QUEUE_INIT_PARAMS, "io_uring_queue_init_params").invokeExact(entries, ring, params); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code int io_uring_queue_init(unsigned entries, struct io_uring *ring, unsigned flags)}. */
+    public static int io_uring_queue_init(int entries, MemorySegment ring, int flags) {
+        try { return (int) need(QUEUE_INIT, "io_uring_queue_init").invokeExact(entries, ring, flags); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code void io_uring_queue_exit(struct io_uring *ring)}. */
+    public static void io_uring_queue_exit(MemorySegment ring) {
+        try { need(QUEUE_EXIT, "io_uring_queue_exit").invokeExact(ring); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code int io_uring_submit(struct io_uring *ring)}: number of SQEs submitted or -errno. */
+    public static int io_uring_submit(MemorySegment ring) {
+        try { return (int) need(SUBMIT, "io_uring_submit").invokeExact(ring); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr)}. */
+    public static int io_uring_submit_and_wait(MemorySegment ring, int waitNr) {
+        try { return (int) need(SUBMIT_AND_WAIT, "io_uring_submit_and_wait").invokeExact(ring, waitNr); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code int io_uring_wait_cqe_timeout(struct io_uring *, struct io_uring_cqe **, struct __kernel_timespec *)}. */
+    public static int io_uring_wait_cqe_timeout(MemorySegment ring, MemorySegment cqePtr, MemorySegment ts) {
+        try { return (int) need(WAIT_CQE_TIMEOUT, "io_uring_wait_cqe_timeout").invokeExact(ring, cqePtr, ts); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code int __io_uring_get_cqe(struct io_uring *, struct io_uring_cqe **, unsigned submit, unsigned wait_nr, sigset_t *)}. */
+    public static int __io_uring_get_cqe(MemorySegment ring, MemorySegment cqePtr, int submit, int waitNr, MemorySegment sigmask) {
+        try { return (int) need(GET_CQE, "__io_uring_get_cqe").invokeExact(ring, cqePtr, submit, waitNr, sigmask); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code struct io_uring_probe *io_uring_get_probe_ring(struct io_uring *ring)}; NULL on failure. */
+    public static MemorySegment io_uring_get_probe_ring(MemorySegment ring) {
+        try { return (MemorySegment) need(GET_PROBE_RING, "io_uring_get_probe_ring").invokeExact(ring); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code struct io_uring_probe *io_uring_get_probe(void)}; NULL on failure. */
+    public static MemorySegment io_uring_get_probe() {
+        try { return (MemorySegment) need(GET_PROBE, "io_uring_get_probe").invokeExact(); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code void io_uring_free_probe(struct io_uring_probe *probe)}. */
+    public static void io_uring_free_probe(MemorySegment probe) {
+        try { need(FREE_PROBE, "io_uring_free_probe").invokeExact(probe); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code int io_uring_enter(unsigned fd, unsigned to_submit, unsigned min_complete, unsigned flags, sigset_t *sig)}. */
+    public static int io_uring_enter(int fd, int toSubmit, int minComplete, int flags, MemorySegment sig) {
+        try { return (int) need(ENTER, "io_uring_enter").invokeExact(fd, toSubmit, minComplete, flags, sig); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+
+    // ---- static-inline prep helpers (liburing.h 2.3), on a 64-byte SQE segment ----
+
+    /** {@code io_uring_prep_rw}: fills every field the helper clears. */
+    public static void io_uring_prep_rw(int op, MemorySegment sqe, int fd, long addr, int len, long offset) {
+        IoUringSqe.opcode(sqe, op);
+        IoUringSqe.flags(sqe, 0);
+        IoUringSqe.ioprio(sqe, 0);
+        IoUringSqe.fd(sqe, fd);
+        IoUringSqe.off(sqe, offset);
+        IoUringSqe.addr(sqe, addr);
+        IoUringSqe.len(sqe, len);
+        IoUringSqe.opFlags(sqe, 0);
+        IoUringSqe.bufIndex(sqe, 0);
+        IoUringSqe.personality(sqe, 0);
+        IoUringSqe.fileIndex(sqe, 0);
+        IoUringSqe.addr3(sqe, 0);
+        IoUringSqe.pad2(sqe, 0);
+    }
+    public static void io_uring_prep_nop(MemorySegment sqe) { io_uring_prep_rw(IORING_OP_NOP, sqe, -1, 0, 0, 0); }
+    public static void io_uring_prep_read(MemorySegment sqe, int fd, MemorySegment buf, int nbytes, long offset) {
+        io_uring_prep_rw(IORING_OP_READ, sqe, fd, buf.address(), nbytes, offset);
+    }
+    public static void io_uring_prep_write(MemorySegment sqe, int fd, MemorySegment buf, int nbytes, long offset) {
+        io_uring_prep_rw(IORING_OP_WRITE, sqe, fd, buf.address(), nbytes, offset);
+    }
+    public static void io_uring_prep_fsync(MemorySegment sqe, int fd, int fsyncFlags) {
+        io_uring_prep_rw(IORING_OP_FSYNC, sqe, fd, 0, 0, 0);
+        IoUringSqe.opFlags(sqe, fsyncFlags);
+    }
+    public static void io_uring_prep_openat(MemorySegment sqe, int dfd, MemorySegment path, int flags, int mode) {
+        io_uring_prep_rw(IORING_OP_OPENAT, sqe, dfd, path.address(), mode, 0);
+        IoUringSqe.opFlags(sqe, flags);
+    }
+    public static void io_uring_prep_close(MemorySegment sqe, int fd) { io_uring_prep_rw(IORING_OP_CLOSE, sqe, fd, 0, 0, 0); }
+    /** {@code addr}/{@code addrlen} may be {@link MemorySegment#NULL}. */
+    public static void io_uring_prep_accept(MemorySegment sqe, int fd, MemorySegment addr, MemorySegment addrlen, int flags) {
+        io_uring_prep_rw(IORING_OP_ACCEPT, sqe, fd, addr.address(), 0, addrlen.address());
+        IoUringSqe.opFlags(sqe, flags);
+    }
+    public static void io_uring_prep_connect(MemorySegment sqe, int fd, MemorySegment addr, int addrlen) {
+        io_uring_prep_rw(IORING_OP_CONNECT, sqe, fd, addr.address(), 0, addrlen);
+    }
+    public static void io_uring_prep_send(MemorySegment sqe, int sockfd, MemorySegment buf, long len, int flags) {
+        io_uring_prep_rw(IORING_OP_SEND, sqe, sockfd, buf.address(), (int) len, 0);
+        IoUringSqe.opFlags(sqe, flags);
+    }
+    public static void io_uring_prep_recv(MemorySegment sqe, int sockfd, MemorySegment buf, long len, int flags) {
+        io_uring_prep_rw(IORING_OP_RECV, sqe, sockfd, buf.address(), (int) len, 0);
+        IoUringSqe.opFlags(sqe, flags);
+    }
+    public static void io_uring_prep_cancel64(MemorySegment sqe, long userData, int flags) {
+        io_uring_prep_rw(IORING_OP_ASYNC_CANCEL, sqe, -1, 0, 0, 0);
+        IoUringSqe.addr(sqe, userData);
+        IoUringSqe.opFlags(sqe, flags);
+    }
+    public static void io_uring_sqe_set_data64(MemorySegment sqe, long data) { IoUringSqe.userData(sqe, data); }
+    public static void io_uring_sqe_set_flags(MemorySegment sqe, int flags) { IoUringSqe.flags(sqe, flags); }
+}

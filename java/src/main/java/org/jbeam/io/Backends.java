@@ -1,0 +1,30 @@
+package org.jbeam.io;
+
+/**
+ * Backend selection for {@link CompletionRing#open(int)}: {@code -Djbeam.io=auto|uring|threads}.
+ * The choice (and, when io_uring is not used, the reason) is logged once per ring at INFO.
+ */
+final class Backends {
+    private Backends() {}
+
+    static final String PROPERTY = "jbeam.io";
+    private static final System.Logger LOG = System.getLogger("org.jbeam.io");
+
+    static CompletionRing open(int entries) {
+        String mode = System.getProperty(PROPERTY, "auto");
+        CompletionRing ring;
+        String why;
+        switch (mode) {
+            case "threads" -> { ring = new ThreadPoolRing(); why = "forced by -D" + PROPERTY + "=threads"; }
+            case "uring" -> { ring = new IoUringRing(entries); why = "forced by -D" + PROPERTY + "=uring"; }
+            case "auto" -> {
+                String unavailable = IoUringRing.unavailableReason();
+                if (unavailable == null) { ring = new IoUringRing(entries); why = "auto"; }
+                else { ring = new ThreadPoolRing(); why = "io_uring unavailable: " + unavailable; }
+            }
+            default -> throw new IllegalArgumentException("-D" + PROPERTY + " must be auto, uring or threads, not " + mode);
+        }
+        LOG.log(System.Logger.Level.INFO, "jbeam I/O backend: " + ring.backendName() + " (" + why + ")");
+        return ring;
+    }
+}
