@@ -205,6 +205,7 @@ public final class ErlangProcessBifs implements BifModule {
             Term w = p.vm.registry.whereis(a);
             target = w instanceof EPid wp ? wp : null;
         } else throw ErlangException.badarg();
+        if (p.pid.equals(target)) return ref; // monitoring oneself creates no monitor, as in OTP
         ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target, name, false);
         ErlProcess other = target != null && target.process instanceof ErlProcess q ? q : null;
         boolean alive = false;
