@@ -25,6 +25,13 @@ public final class CodeBifs implements BifModule {
     public void register(BifTable t) {
         t.bif2(E, "prepare_loading", CodeBifs::prepareLoading);
         t.bif1(E, "finish_loading", CodeBifs::finishLoading);
+        t.bif2(E, "load_module", (p, mod, code) -> {
+            Term prepared = prepareLoading(p, mod, code);
+            if (prepared instanceof ETuple) return prepared; // {error, Reason}
+            Term r = finishLoading(p, ECons.of(prepared));
+            if (r == EAtom.OK) return ETuple.of(EAtom.of("module"), mod);
+            return ETuple.of(EAtom.ERROR, ((ETuple) r).get(0));
+        });
         t.bif1(E, "has_prepared_code_on_load", (p, r) -> {
             BeamModule m = r instanceof ERef ref ? PREPARED.get(ref) : null;
             if (m == null) throw ErlangException.badarg();

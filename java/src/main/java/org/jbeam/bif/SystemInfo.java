@@ -50,6 +50,7 @@ final class SystemInfo {
             case "ets_limit" -> ESmall.of(8192);
             case "ets_count" -> ESmall.of(0);
             case "wordsize" -> ESmall.of(8);
+            case "endian" -> EAtom.of("little");
             case "os_type" -> ETuple.of(EAtom.of("unix"), EAtom.of("linux"));
             case "os_version" -> ETuple.of(ESmall.of(5), ESmall.of(10), ESmall.of(0));
             case "smp_support", "threads" -> EAtom.TRUE;

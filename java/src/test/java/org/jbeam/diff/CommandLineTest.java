@@ -16,6 +16,17 @@ class CommandLineTest {
     static final String DIR = DifferentialTest.BEAMS.toString();
 
     static List<List<String>> commandLines() {
+        List<List<String>> l = new java.util.ArrayList<>(base());
+        if (java.nio.file.Files.isDirectory(java.nio.file.Path.of("/usr/lib/elixir/lib/elixir/ebin"))) {
+            // What the `elixir -e` script runs: Elixir's CLI on top of OTP.
+            l.add(List.of("-noshell", "-elixir_root", "/usr/lib/elixir/lib", "-pa", "/usr/lib/elixir/lib/elixir/ebin",
+                    "-s", "elixir", "start_cli", "-extra", "-e",
+                    "IO.puts(Enum.sum(1..100)); IO.inspect(%{a: [1, 2], b: \"str\"}); IO.puts(String.upcase(\"ok\"))"));
+        }
+        return l;
+    }
+
+    static List<List<String>> base() {
         return List.of(
                 List.of("-noshell", "-eval", "io:format(\"~p~n\", [lists:sum(lists:seq(1,100))]), halt()."),
                 List.of("-noshell", "-eval", "io:format(\"a~n\"), halt(3)."),
