@@ -132,7 +132,13 @@ ERL_NIF_TERM enif_make_unique_integer(ErlNifEnv *env, ErlNifUniqueInteger props)
 
 /* ---- dynamic loading ---- */
 void *enif_dlopen(const char *lib, void (*err_handler)(void *, const char *), void *err_arg) {
-    void *h = dlopen(lib, RTLD_NOW);
+    /* like erts_sys_ddll_open: the name comes without the extension, ".so" is appended */
+    size_t n = strlen(lib);
+    char *full = malloc(n + 4);
+    memcpy(full, lib, n); memcpy(full + n, ".so", 4);
+    void *h = dlopen(full, RTLD_NOW);
+    free(full);
+    if (!h) h = dlopen(lib, RTLD_NOW);
     if (!h && err_handler) err_handler(err_arg, dlerror());
     return h;
 }
