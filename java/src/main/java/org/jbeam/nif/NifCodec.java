@@ -1,0 +1,155 @@
+package org.jbeam.nif;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import java.util.Arrays;
+
+import org.jbeam.term.EAtom;
+import org.jbeam.term.EBitString;
+import org.jbeam.term.ECons;
+import org.jbeam.term.EFloat;
+import org.jbeam.term.EInteger;
+import org.jbeam.term.EMap;
+import org.jbeam.term.ENil;
+import org.jbeam.term.ERef;
+import org.jbeam.term.ESmall;
+import org.jbeam.term.ETuple;
+import org.jbeam.term.Term;
+
+/**
+ * Java's half of the flat term encoding shared with native/nif/nif_codec.c (ADR 0006):
+ * arguments are encoded into a byte array (copied once into native memory, where the C side
+ * builds ERL_NIF_TERMs pointing into it), results are decoded straight from native memory.
+ */
+final class NifCodec {
+    static final byte NIL = 0, SMALL = 1, ATOM = 2, FLOAT = 3, BIG = 4, TUPLE = 5, LIST = 6, BIN = 7, MAP = 8,
+            OPAQUE = 9, RES = 10;
+    private static final long SMALL_MAX = (1L << 61) - 1, SMALL_MIN = -(1L << 61);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
+    // ---- encoder ----
+    byte[] buf = new byte[256];
+    int pos;
+
+    void reset() { pos = 0; }
+
+    private void ensure(int n) { if (pos + n > buf.length) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n)); }
+    private void u8(int v) { ensure(1); buf[pos++] = (byte) v; }
+    private void u32(int v) { ensure(4); for (int i = 0; i < 4; i++) buf[pos++] = (byte) (v >>> (8 * i)); }
+    private void u64(long v) { ensure(8); for (int i = 0; i < 8; i++) buf[pos++] = (byte) (v >>> (8 * i)); }
+
+    void encode(Term t) {
+        while (true) {
+            switch (t) {
+                case ENil n -> u8(NIL);
+                case ESmall s when s.value >= SMALL_MIN && s.value <= SMALL_MAX -> { u8(SMALL); u64(s.value); }
+                case EInteger i -> big(i.bigValue());
+                case EAtom a -> { u8(ATOM); u32(NifAtoms.index(a)); }
+                case EFloat f -> { u8(FLOAT); u64(Double.doubleToRawLongBits(f.value)); }
+                case ETuple tu -> {
+                    u8(TUPLE); u32(tu.arity());
+                    for (Term e : tu.elements()) encode(e);
+                }
+                case ECons c -> {
+                    int n = 0;
+                    Term s = c;
+                    while (s instanceof ECons sc) { n++; s = sc.tail; }
+                    u8(LIST); u32(n);
+                    s = c;
+                    while (s instanceof ECons sc) { encode(sc.head); s = sc.tail; }
+                    t = s;   // the tail
+                    continue;
+                }
+                case EBitString b when b.isBinary() -> {
+                    int n = b.byteSize();
+                    u8(BIN); u32(n); ensure(n);
+                    System.arraycopy(b.array(), b.arrayOffset(), buf, pos, n);
+                    pos += n;
+                }
+                case EMap m -> {
+                    u8(MAP); u32(m.size());
+                    for (int i = 0; i < m.size(); i++) { encode(m.keyAt(i)); encode(m.valueAt(i)); }
+                }
+                case ERef r when NifResources.pointer(r) != 0 -> { u8(RES); u64(NifResources.pointer(r)); }
+                default -> { u8(OPAQUE); u8(NifOpaque.kind(t)); u64(NifOpaque.id(t)); }
+            }
+            return;
+        }
+    }
+
+    private void big(BigInteger v) {
+        byte[] be = v.abs().toByteArray();
+        int start = be[0] == 0 ? 1 : 0;
+        int n = be.length - start;
+        u8(BIG); u8(v.signum() < 0 ? 1 : 0); u32(n); ensure(n);
+        for (int i = 0; i < n; i++) buf[pos++] = be[be.length - 1 - i];
+    }
+
+    // ---- decoder ----
+    static final class Reader {
+        final MemorySegment m;
+        long p;
+        Reader(MemorySegment m) { this.m = m; }
+        int u8() { return m.get(ValueLayout.JAVA_BYTE, p++) & 0xFF; }
+        int u32() { int v = m.get(INT, p); p += 4; return v; }
+        long u64() { long v = m.get(LONG, p); p += 8; return v; }
+    }
+
+    static Term decode(MemorySegment m) {
+        Reader r = new Reader(m);
+        Term t = decode(r);
+        if (r.p != m.byteSize()) throw new IllegalStateException("trailing bytes in NIF result");
+        return t;
+    }
+
+    static Term decode(Reader r) {
+        int tag = r.u8();
+        switch (tag) {
+            case NIL: return ENil.NIL;
+            case SMALL: return ESmall.of(r.u64());
+            case ATOM: return NifAtoms.atom(r.u32());
+            case FLOAT: return EFloat.of(Double.longBitsToDouble(r.u64()));
+            case BIG: {
+                boolean neg = r.u8() != 0;
+                int n = r.u32();
+                byte[] be = new byte[n + 1];
+                for (int i = 0; i < n; i++) be[n - i] = r.m.get(ValueLayout.JAVA_BYTE, r.p + i);
+                r.p += n;
+                BigInteger v = new BigInteger(be);
+                return EInteger.of(neg ? v.negate() : v);
+            }
+            case TUPLE: {
+                int n = r.u32();
+                Term[] el = new Term[n];
+                for (int i = 0; i < n; i++) el[i] = decode(r);
+                return ETuple.of(el);
+            }
+            case LIST: {
+                int n = r.u32();
+                Term[] el = new Term[n];
+                for (int i = 0; i < n; i++) el[i] = decode(r);
+                Term l = decode(r);
+                for (int i = n - 1; i >= 0; i--) l = new ECons(el[i], l);
+                return l;
+            }
+            case BIN: {
+                int n = r.u32();
+                byte[] b = r.m.asSlice(r.p, n).toArray(ValueLayout.JAVA_BYTE);
+                r.p += n;
+                return EBitString.of(b);
+            }
+            case MAP: {
+                int n = r.u32();
+                Term[] k = new Term[n], v = new Term[n];
+                for (int i = 0; i < n; i++) { k[i] = decode(r); v[i] = decode(r); }
+                return EMap.of(k, v);
+            }
+            case OPAQUE: { r.u8(); return NifOpaque.term(r.u64()); }
+            case RES: return NifResources.term(r.u64());
+            default: throw new IllegalStateException("bad NIF term tag " + tag);
+        }
+    }
+
+}

@@ -1,0 +1,31 @@
+package org.jbeam.nif;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jbeam.term.EAtom;
+import org.jbeam.term.EPid;
+import org.jbeam.term.ERef;
+import org.jbeam.term.Term;
+
+/**
+ * What the NIF layer needs from the runtime: delivering messages sent with enif_send and making
+ * references (enif_make_ref). Installed once with {@link NifLibrary#setHost}; the default drops
+ * messages and makes refs of its own. Called from any thread, including threads a NIF created.
+ */
+public interface NifHost {
+    /** Delivers {@code msg} to {@code to}; returns false when the process does not exist. */
+    boolean send(EPid to, Term msg);
+
+    /** A new unique reference. */
+    ERef makeRef();
+
+    /** The default host: sends go nowhere (reported as failed), refs are locally unique. */
+    NifHost NONE = new NifHost() {
+        private final AtomicLong n = new AtomicLong(1);
+        @Override public boolean send(EPid to, Term msg) { return false; }
+        @Override public ERef makeRef() {
+            long v = n.getAndIncrement();
+            return new ERef(EAtom.NONODE, 0, new int[] {(int) (v & 0x3FFFF), (int) (v >>> 18), 0x4E4952});
+        }
+    };
+}

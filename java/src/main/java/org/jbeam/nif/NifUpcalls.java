@@ -1,0 +1,67 @@
+package org.jbeam.nif;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.charset.StandardCharsets;
+
+import org.jbeam.bindings.nif.JbeamNif;
+import org.jbeam.term.EAtom;
+import org.jbeam.term.EPid;
+import org.jbeam.term.Term;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The few calls native code makes into Java (ADR 0006): whether an atom exists (for
+ * enif_make_existing_atom of a name the native table has not seen), enif_send, enif_make_ref.
+ * Installed once; they never let an exception escape into native code.
+ */
+final class NifUpcalls {
+    private NifUpcalls() {}
+
+    static volatile NifHost host = NifHost.NONE;
+
+    static void install() {}
+
+    static {
+        try {
+            var lookup = MethodHandles.lookup();
+            var linker = JbeamNif.linker();
+            MemorySegment atomExists = linker.upcallStub(
+                    lookup.findStatic(NifUpcalls.class, "atomExists", MethodType.methodType(int.class, MemorySegment.class, long.class)),
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), Arena.global());
+            MemorySegment send = linker.upcallStub(
+                    lookup.findStatic(NifUpcalls.class, "send", MethodType.methodType(int.class, long.class, MemorySegment.class, long.class)),
+                    FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG), Arena.global());
+            MemorySegment makeRef = linker.upcallStub(
+                    lookup.findStatic(NifUpcalls.class, "makeRef", MethodType.methodType(long.class)),
+                    FunctionDescriptor.of(JAVA_LONG), Arena.global());
+            JbeamNif.SET_CALLBACKS.invokeExact(atomExists, send, makeRef);
+        } catch (Throwable t) { throw new ExceptionInInitializerError(t); }
+    }
+
+    private static int atomExists(MemorySegment utf8, long len) {
+        try {
+            String name = new String(utf8.reinterpret(len).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+            return EAtom.existing(name) != null ? 1 : 0;
+        } catch (Throwable t) { return 0; }
+    }
+
+    private static int send(long pidId, MemorySegment msg, long len) {
+        try {
+            Term to = NifOpaque.term(pidId);
+            Term m = NifCodec.decode(msg.reinterpret(len));
+            return to instanceof EPid p && host.send(p, m) ? 1 : 0;
+        } catch (Throwable t) { return 0; }
+    }
+
+    private static long makeRef() {
+        try { return NifOpaque.id(host.makeRef()); } catch (Throwable t) { return 0; }
+    }
+}

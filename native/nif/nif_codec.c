@@ -1,0 +1,208 @@
+/* The Java boundary: decoding argument terms from Java's flat encoding into an env,
+ * serializing a result back, and the entry points Java calls (jbeam_call & co.).
+ * Flat encoding (little-endian), one tag byte then the payload:
+ *   0 nil | 1 small i64 | 2 atom u32 | 3 float f64 | 4 bignum u8 neg, u32 n, n bytes LE
+ *   5 tuple u32 n, n terms | 6 list u32 n, n terms, tail | 7 binary u32 n, n bytes
+ *   8 map u32 n, n (key, value) | 9 opaque u8 kind, u64 id | 10 resource u64 pointer */
+#include <stdlib.h>
+#include <string.h>
+#include "nif_internal.h"
+
+jb_callbacks jb_cb;
+
+typedef struct { const unsigned char *p, *end; ErlNifEnv *env; int bad; } rd_t;
+
+static uint32_t rd_u32(rd_t *r) { uint32_t v = 0; if (r->end - r->p < 4) { r->bad = 1; return 0; } memcpy(&v, r->p, 4); r->p += 4; return v; }
+static uint64_t rd_u64(rd_t *r) { uint64_t v = 0; if (r->end - r->p < 8) { r->bad = 1; return 0; } memcpy(&v, r->p, 8); r->p += 8; return v; }
+
+static ERL_NIF_TERM decode(rd_t *r) {
+    if (r->bad || r->p >= r->end) { r->bad = 1; return JB_NIL; }
+    ErlNifEnv *env = r->env;
+    switch (*r->p++) {
+    case 0: return JB_NIL;
+    case 1: return jb_make_i64(env, (int64_t)rd_u64(r));
+    case 2: return jb_make_atom_ix(rd_u32(r));
+    case 3: { uint64_t b = rd_u64(r); double d; memcpy(&d, &b, 8); return enif_make_double(env, d); }
+    case 4: {
+        if (r->p >= r->end) { r->bad = 1; return JB_NIL; }
+        int neg = *r->p++;
+        uint32_t n = rd_u32(r);
+        if ((size_t)(r->end - r->p) < n) { r->bad = 1; return JB_NIL; }
+        ERL_NIF_TERM t = jb_make_big(env, neg, r->p, n);
+        r->p += n;
+        return t;
+    }
+    case 5: {
+        uint32_t n = rd_u32(r);
+        if (r->bad) return JB_NIL;
+        jb_tuple *t = jb_alloc(env, sizeof(jb_tuple) + n * sizeof(ERL_NIF_TERM));
+        t->h.type = JB_TUPLE; t->h.n = n;
+        for (uint32_t i = 0; i < n; i++) t->el[i] = decode(r);
+        return (ERL_NIF_TERM)(uintptr_t)t;
+    }
+    case 6: {
+        uint32_t n = rd_u32(r);
+        ERL_NIF_TERM result = JB_NIL, *slot = &result;
+        for (uint32_t i = 0; i < n && !r->bad; i++) {
+            jb_cons *c = jb_alloc(env, sizeof *c);
+            c->h.type = JB_CONS; c->h.n = 0;
+            c->head = decode(r);
+            *slot = (ERL_NIF_TERM)(uintptr_t)c;
+            slot = &c->tail;
+        }
+        *slot = decode(r);
+        return result;
+    }
+    case 7: {
+        uint32_t n = rd_u32(r);
+        if ((size_t)(r->end - r->p) < n) { r->bad = 1; return JB_NIL; }
+        ERL_NIF_TERM t = jb_make_bin(env, r->p, n, NULL);   /* points into Java's input buffer */
+        r->p += n;
+        return t;
+    }
+    case 8: {
+        uint32_t n = rd_u32(r);
+        if (r->bad) return JB_NIL;
+        ERL_NIF_TERM *k, *v;
+        ERL_NIF_TERM m = jb_make_map(env, n, &k, &v);
+        for (uint32_t i = 0; i < n; i++) { k[i] = decode(r); v[i] = decode(r); }
+        return m;
+    }
+    case 9: {
+        if (r->p >= r->end) { r->bad = 1; return JB_NIL; }
+        int kind = *r->p++;
+        return jb_make_opaque(kind, rd_u64(r));
+    }
+    case 10: {
+        jb_resource *res = (jb_resource *)(uintptr_t)rd_u64(r);
+        if (r->bad) return JB_NIL;
+        jb_res *b = jb_alloc(env, sizeof *b);
+        b->h.type = JB_RES; b->h.n = 0; b->res = res;
+        jb_env_own_res(env, res);
+        return (ERL_NIF_TERM)(uintptr_t)b;
+    }
+    }
+    r->bad = 1;
+    return JB_NIL;
+}
+
+/* ---- writer into env->out ---- */
+static void need(ErlNifEnv *env, size_t n) {
+    if (env->outlen + n <= env->outcap) return;
+    size_t cap = env->outcap ? env->outcap * 2 : 256;
+    while (cap < env->outlen + n) cap *= 2;
+    env->out = realloc(env->out, cap);
+    env->outcap = cap;
+}
+static void w8(ErlNifEnv *e, unsigned v) { need(e, 1); e->out[e->outlen++] = (unsigned char)v; }
+static void w32(ErlNifEnv *e, uint32_t v) { need(e, 4); memcpy(e->out + e->outlen, &v, 4); e->outlen += 4; }
+static void w64(ErlNifEnv *e, uint64_t v) { need(e, 8); memcpy(e->out + e->outlen, &v, 8); e->outlen += 8; }
+static void wbytes(ErlNifEnv *e, const void *p, size_t n) { need(e, n); if (n) memcpy(e->out + e->outlen, p, n); e->outlen += n; }
+
+static int ser(ErlNifEnv *e, ERL_NIF_TERM t) {
+    for (;;) {
+        if (t == JB_NIL) { w8(e, 0); return 1; }
+        if (jb_is_small(t)) { w8(e, 1); w64(e, (uint64_t)jb_small_val(t)); return 1; }
+        if (jb_is_atom(t)) { w8(e, 2); w32(e, jb_atom_index(t)); return 1; }
+        int k = jb_opaque_kind(t);
+        if (k) { w8(e, 9); w8(e, (unsigned)k); w64(e, jb_opaque_id(t)); return 1; }
+        if (!jb_is_box(t)) return 0;
+        jb_hdr *h = jb_box(t);
+        switch (h->type) {
+        case JB_FLOAT: { uint64_t b; memcpy(&b, &((jb_float *)h)->d, 8); w8(e, 3); w64(e, b); return 1; }
+        case JB_BIG: { jb_big *b = (jb_big *)h; w8(e, 4); w8(e, (unsigned)b->neg); w32(e, h->n); wbytes(e, b->mag, h->n); return 1; }
+        case JB_TUPLE: {
+            jb_tuple *x = (jb_tuple *)h;
+            w8(e, 5); w32(e, h->n);
+            for (uint32_t i = 0; i < h->n; i++) if (!ser(e, x->el[i])) return 0;
+            return 1;
+        }
+        case JB_CONS: {
+            uint32_t n = 0; ERL_NIF_TERM s = t;
+            while (jb_box_type(s) == JB_CONS) { n++; s = ((jb_cons *)jb_box(s))->tail; }
+            w8(e, 6); w32(e, n);
+            while (jb_box_type(t) == JB_CONS) { if (!ser(e, ((jb_cons *)jb_box(t))->head)) return 0; t = ((jb_cons *)jb_box(t))->tail; }
+            continue;   /* the tail */
+        }
+        case JB_BIN: { jb_bin *b = (jb_bin *)h; w8(e, 7); w32(e, (uint32_t)b->size); wbytes(e, b->data, b->size); return 1; }
+        case JB_MAP: {
+            jb_map *m = (jb_map *)h;
+            w8(e, 8); w32(e, h->n);
+            for (uint32_t i = 0; i < h->n; i++) if (!ser(e, m->keys[i]) || !ser(e, m->vals[i])) return 0;
+            return 1;
+        }
+        case JB_RES: w8(e, 10); w64(e, (uint64_t)(uintptr_t)((jb_res *)h)->res); return 1;
+        }
+        return 0;
+    }
+}
+
+int jb_serialize(ErlNifEnv *env, ERL_NIF_TERM t) { env->outlen = 0; return ser(env, t); }
+
+/* ---- entry points for Java ---- */
+void jbeam_set_callbacks(void *atom_exists, void *send, void *make_ref) {
+    jb_cb.atom_exists = (int (*)(const char *, size_t))atom_exists;
+    jb_cb.send = (int (*)(uint64_t, const unsigned char *, size_t))send;
+    jb_cb.make_ref = (uint64_t (*)(void))make_ref;
+}
+ErlNifEnv *jbeam_env_new(void) { return jb_env_new(); }
+void jbeam_env_free(ErlNifEnv *env) { enif_free_env(env); }
+void jbeam_env_clear(ErlNifEnv *env) { enif_clear_env(env); }
+extern long jb_dirty_jobs;
+long jbeam_dirty_jobs(void) { return jb_dirty_jobs; }
+
+/* Result statuses: 0 ok (out = result), 1 error exception (out = reason), -1 bad input, -2 unencodable result. */
+static int finish(ErlNifEnv *env, ERL_NIF_TERM res, const unsigned char **out, size_t *outlen) {
+    int status = 0;
+    if (res == JB_NONVALUE || env->exception) {
+        res = env->exception ? env->exception : jb_atom("badarg");
+        status = 1;
+    }
+    if (!jb_serialize(env, res)) return -2;
+    *out = env->out; *outlen = env->outlen;
+    return status;
+}
+
+typedef ERL_NIF_TERM (*nif_fp)(ErlNifEnv *, int, const ERL_NIF_TERM[]);
+
+int jbeam_call(ErlNifEnv *env, void **privp, uint64_t self_pid, nif_fp fp, int argc,
+               const unsigned char *in, size_t inlen, const unsigned char **out, size_t *outlen) {
+    env->privp = privp;
+    env->self = self_pid ? jb_make_opaque(JB_OPQ_PID, self_pid) : 0;
+    env->exception = 0;
+    rd_t r = { in, in + inlen, env, 0 };
+    ERL_NIF_TERM small[8], *argv = argc <= 8 ? small : jb_alloc(env, (size_t)argc * sizeof(ERL_NIF_TERM));
+    for (int i = 0; i < argc; i++) argv[i] = decode(&r);
+    if (r.bad) return -1;
+    ERL_NIF_TERM res = fp(env, argc, argv);
+    while (res == JB_SCHEDULED && env->sched_fp) {
+        nif_fp next = env->sched_fp;
+        env->sched_fp = NULL;
+        res = next(env, env->sched_argc, env->sched_argv);
+    }
+    return finish(env, res, out, outlen);
+}
+
+typedef int (*load_fp)(ErlNifEnv *, void **, ERL_NIF_TERM);
+typedef int (*upgrade_fp)(ErlNifEnv *, void **, void **, ERL_NIF_TERM);
+typedef void (*unload_fp)(ErlNifEnv *, void *);
+
+/* Runs a load (or reload) callback with the decoded load_info; returns its result, or INT32_MIN on bad input. */
+int jbeam_call_load(ErlNifEnv *env, void **privp, load_fp fp, const unsigned char *in, size_t inlen) {
+    env->privp = privp;
+    rd_t r = { in, in + inlen, env, 0 };
+    ERL_NIF_TERM info = decode(&r);
+    if (r.bad) return INT32_MIN;
+    return fp(env, privp, info);
+}
+int jbeam_call_upgrade(ErlNifEnv *env, void **privp, void **old_privp, upgrade_fp fp, const unsigned char *in, size_t inlen) {
+    env->privp = privp;
+    rd_t r = { in, in + inlen, env, 0 };
+    ERL_NIF_TERM info = decode(&r);
+    if (r.bad) return INT32_MIN;
+    return fp(env, privp, old_privp, info);
+}
+void jbeam_call_unload(ErlNifEnv *env, void **privp, unload_fp fp) {
+    env->privp = privp;
+    fp(env, *privp);
+}

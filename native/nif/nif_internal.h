@@ -1,0 +1,108 @@
+/* Internal representation of terms and environments in jbeam's erl_nif layer
+ * (see docs/adr/0006-nif-term-encoding.md).
+ *
+ * ERL_NIF_TERM is a tagged 64-bit word:
+ *   ...00  pointer to a box in an environment's arena (0 = THE_NON_VALUE)
+ *   ...01  small integer, value = (int64)t >> 2 (62-bit signed)
+ *   ...10  atom, index into the native atom table = t >> 2
+ *   ...11  special: NIL (0x3), SCHEDULED (0x13), or an opaque Java term
+ *          (pid/port/ref/fun: (id << 8) | (kind << 4) | 3, id into Java's opaque table)
+ * Boxes: tuple, cons, float, bignum, binary, map, resource (see jb_box). */
+#ifndef JBEAM_NIF_INTERNAL_H
+#define JBEAM_NIF_INTERNAL_H
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+#include "erl_nif.h"
+
+#define JB_NONVALUE ((ERL_NIF_TERM)0)
+#define JB_NIL ((ERL_NIF_TERM)0x3)
+#define JB_SCHEDULED ((ERL_NIF_TERM)0x13)
+#define JB_SMALL_MAX (((int64_t)1 << 61) - 1)
+#define JB_SMALL_MIN (-((int64_t)1 << 61))
+
+enum { JB_OPQ_PID = 1, JB_OPQ_PORT = 2, JB_OPQ_REF = 3, JB_OPQ_FUN = 4 };
+enum { JB_TUPLE = 1, JB_CONS, JB_FLOAT, JB_BIG, JB_BIN, JB_MAP, JB_RES };
+
+static inline int jb_is_box(ERL_NIF_TERM t) { return t != 0 && (t & 3) == 0; }
+static inline int jb_is_small(ERL_NIF_TERM t) { return (t & 3) == 1; }
+static inline int jb_is_atom(ERL_NIF_TERM t) { return (t & 3) == 2; }
+static inline int64_t jb_small_val(ERL_NIF_TERM t) { return (int64_t)t >> 2; }
+static inline ERL_NIF_TERM jb_make_small(int64_t v) { return ((ERL_NIF_TERM)v << 2) | 1; }
+static inline uint32_t jb_atom_index(ERL_NIF_TERM t) { return (uint32_t)(t >> 2); }
+static inline ERL_NIF_TERM jb_make_atom_ix(uint32_t ix) { return ((ERL_NIF_TERM)ix << 2) | 2; }
+static inline int jb_opaque_kind(ERL_NIF_TERM t) { return ((t & 0xF) == 3 && t > 0xFF) ? (int)((t >> 4) & 0xF) : 0; }
+static inline uint64_t jb_opaque_id(ERL_NIF_TERM t) { return t >> 8; }
+static inline ERL_NIF_TERM jb_make_opaque(int kind, uint64_t id) { return (id << 8) | ((ERL_NIF_TERM)kind << 4) | 3; }
+
+/* A refcounted binary buffer (enif_alloc_binary; owner of binaries built from it). */
+typedef struct jb_binbuf { long refc; size_t size; unsigned char data[]; } jb_binbuf;
+/* A resource object; the user's data follows the header. */
+typedef struct jb_resource { long refc; ErlNifResourceType *type; size_t size; void *pad; unsigned char data[]; } jb_resource;
+
+typedef struct jb_box { uint32_t type; uint32_t n; } jb_hdr;
+typedef struct { jb_hdr h; ERL_NIF_TERM el[]; } jb_tuple;          /* h.n = arity */
+typedef struct { jb_hdr h; ERL_NIF_TERM head, tail; } jb_cons;
+typedef struct { jb_hdr h; double d; } jb_float;
+typedef struct { jb_hdr h; int neg; unsigned char mag[]; } jb_big;  /* h.n = bytes, little-endian */
+typedef struct { jb_hdr h; size_t size; unsigned char *data; jb_binbuf *owner; } jb_bin;
+typedef struct { jb_hdr h; ERL_NIF_TERM *keys, *vals; } jb_map;     /* h.n = size, keys sorted by jb_compare */
+typedef struct { jb_hdr h; jb_resource *res; } jb_res;
+
+static inline jb_hdr *jb_box(ERL_NIF_TERM t) { return (jb_hdr *)(uintptr_t)t; }
+static inline int jb_box_type(ERL_NIF_TERM t) { return jb_is_box(t) ? (int)jb_box(t)->type : 0; }
+
+struct enif_resource_type_t {
+    char *name;
+    ErlNifResourceTypeInit init;
+    void **privp;               /* the owning library's priv_data slot, for destructor envs */
+    struct enif_resource_type_t *next;
+};
+
+/* An arena chunk. */
+typedef struct jb_chunk { struct jb_chunk *next; size_t size, used, pad; unsigned char mem[]; } jb_chunk;
+
+struct enif_environment_t {
+    jb_chunk *chunks;
+    void **privp;               /* the library's priv_data slot (NULL for process-independent envs) */
+    ERL_NIF_TERM self;          /* calling process pid (opaque) or 0 */
+    ERL_NIF_TERM exception;     /* pending exception reason, 0 = none */
+    jb_binbuf **bufs; size_t nbufs, capbufs;         /* binary buffers to release on clear */
+    jb_resource **ress; size_t nress, capress;        /* resources to release on clear */
+    /* scheduled NIF (enif_schedule_nif): run by jbeam_call's loop */
+    ERL_NIF_TERM (*sched_fp)(ErlNifEnv *, int, const ERL_NIF_TERM[]);
+    int sched_argc; ERL_NIF_TERM *sched_argv; int sched_flags;
+    unsigned char *out; size_t outlen, outcap;        /* serialized result */
+    int busy;
+};
+
+/* arena / env (nif_env.c) */
+void *jb_alloc(ErlNifEnv *env, size_t n);
+void jb_env_own_buf(ErlNifEnv *env, jb_binbuf *b);
+void jb_env_own_res(ErlNifEnv *env, jb_resource *r);
+ErlNifEnv *jb_env_new(void);
+/* atoms (nif_atom.c) */
+uint32_t jb_atom_intern(const char *utf8, size_t len);
+int jb_atom_lookup(const char *utf8, size_t len, uint32_t *ix);
+const char *jb_atom_name(uint32_t ix, size_t *len);
+ERL_NIF_TERM jb_atom(const char *s);
+/* terms (nif_make.c, nif_compare.c) */
+ERL_NIF_TERM jb_make_big(ErlNifEnv *env, int neg, const unsigned char *mag, size_t n);
+ERL_NIF_TERM jb_make_i64(ErlNifEnv *env, int64_t v);
+ERL_NIF_TERM jb_make_u64(ErlNifEnv *env, uint64_t v);
+ERL_NIF_TERM jb_make_bin(ErlNifEnv *env, const unsigned char *data, size_t size, jb_binbuf *owner);
+ERL_NIF_TERM jb_make_map(ErlNifEnv *env, size_t n, ERL_NIF_TERM **keys, ERL_NIF_TERM **vals);
+int jb_compare(ERL_NIF_TERM a, ERL_NIF_TERM b);
+ERL_NIF_TERM jb_copy(ErlNifEnv *dst, ERL_NIF_TERM t);
+int jb_print(char *buf, size_t size, ERL_NIF_TERM t);
+/* resources (nif_resource.c) */
+void jb_resource_release(jb_resource *r);
+/* Java callbacks (nif_codec.c) */
+typedef struct {
+    int (*atom_exists)(const char *utf8, size_t len);   /* 1 if Java's atom table has it */
+    int (*send)(uint64_t pid_id, const unsigned char *msg, size_t len);
+    uint64_t (*make_ref)(void);                          /* new opaque ref id */
+} jb_callbacks;
+extern jb_callbacks jb_cb;
+int jb_serialize(ErlNifEnv *env, ERL_NIF_TERM t);      /* into env->out */
+#endif

@@ -1,0 +1,286 @@
+/* A test NIF library for jbeam's erl_nif layer (module jbeam_test_nif), written against OTP's
+ * erl_nif.h like any third-party NIF: every enif_* symbol is resolved when it is loaded. */
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+#include "erl_nif.h"
+
+typedef struct { int loads; long value; } priv_t;
+typedef struct { long value; } counter_res;
+static ErlNifResourceType *counter_type;
+static volatile long dtors_run;
+
+static void counter_dtor(ErlNifEnv *env, void *obj) {
+    (void)env;
+    __atomic_add_fetch(&dtors_run, ((counter_res *)obj)->value == -1 ? 0 : 1, __ATOMIC_SEQ_CST);
+}
+
+static int load(ErlNifEnv *env, void **priv_data, ERL_NIF_TERM info) {
+    if (enif_is_atom(env, info)) {
+        char buf[16];
+        if (enif_get_atom(env, info, buf, sizeof buf, ERL_NIF_LATIN1) && strcmp(buf, "fail") == 0) return 7;
+    }
+    priv_t *p = enif_alloc(sizeof *p);
+    p->loads = 1; p->value = 0;
+    enif_get_long(env, info, &p->value);
+    *priv_data = p;
+    counter_type = enif_open_resource_type(env, NULL, "counter", counter_dtor, ERL_NIF_RT_CREATE | ERL_NIF_RT_TAKEOVER, NULL);
+    return counter_type ? 0 : 1;
+}
+static void unload(ErlNifEnv *env, void *priv) { (void)env; enif_free(priv); }
+
+#define NIF(name) static ERL_NIF_TERM name(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
+#define ATOM(s) enif_make_atom(env, s)
+
+NIF(echo) { return argv[0]; }
+NIF(priv) { priv_t *p = enif_priv_data(env); return enif_make_long(env, p->value); }
+
+NIF(ints) {
+    return enif_make_tuple(env, 9, enif_make_int(env, -5), enif_make_uint(env, 7u), enif_make_long(env, LONG_MIN),
+                           enif_make_ulong(env, ULONG_MAX), enif_make_int64(env, INT64_MIN), enif_make_uint64(env, UINT64_MAX),
+                           enif_make_int64(env, (int64_t)1 << 61), enif_make_int64(env, -((int64_t)1 << 61) - 1),
+                           enif_make_int(env, INT_MIN));
+}
+NIF(get_ints) {
+    int i; unsigned u; long l; unsigned long ul; ErlNifSInt64 i64; ErlNifUInt64 u64;
+    ERL_NIF_TERM f = ATOM("false");
+    return enif_make_tuple(env, 6,
+        enif_get_int(env, argv[0], &i) ? enif_make_int(env, i) : f,
+        enif_get_uint(env, argv[0], &u) ? enif_make_uint(env, u) : f,
+        enif_get_long(env, argv[0], &l) ? enif_make_long(env, l) : f,
+        enif_get_ulong(env, argv[0], &ul) ? enif_make_ulong(env, ul) : f,
+        enif_get_int64(env, argv[0], &i64) ? enif_make_int64(env, i64) : f,
+        enif_get_uint64(env, argv[0], &u64) ? enif_make_uint64(env, u64) : f);
+}
+NIF(double_it) {
+    double d;
+    if (!enif_get_double(env, argv[0], &d)) return enif_make_badarg(env);
+    return enif_make_double(env, d * 2);
+}
+NIF(atom_info) {   /* {Name as string, Length} */
+    char buf[256]; unsigned len;
+    if (!enif_get_atom(env, argv[0], buf, sizeof buf, ERL_NIF_LATIN1) || !enif_get_atom_length(env, argv[0], &len, ERL_NIF_LATIN1))
+        return enif_make_badarg(env);
+    return enif_make_tuple2(env, enif_make_string(env, buf, ERL_NIF_LATIN1), enif_make_uint(env, len));
+}
+NIF(existing_atom) {   /* binary -> {ok, Atom} | error */
+    ErlNifBinary b; ERL_NIF_TERM a;
+    if (!enif_inspect_binary(env, argv[0], &b)) return enif_make_badarg(env);
+    if (!enif_make_existing_atom_len(env, (const char *)b.data, b.size, &a, ERL_NIF_LATIN1)) return ATOM("error");
+    return enif_make_tuple2(env, ATOM("ok"), a);
+}
+NIF(make_atom) {
+    ErlNifBinary b;
+    if (!enif_inspect_binary(env, argv[0], &b)) return enif_make_badarg(env);
+    return enif_make_atom_len(env, (const char *)b.data, b.size);
+}
+NIF(tuple_info) {   /* {Arity, Elements} */
+    int arity; const ERL_NIF_TERM *el;
+    if (!enif_get_tuple(env, argv[0], &arity, &el)) return enif_make_badarg(env);
+    return enif_make_tuple2(env, enif_make_int(env, arity), enif_make_list_from_array(env, el, (unsigned)arity));
+}
+NIF(list_info) {   /* {Length, Reversed, Head, ListOf3, IsList, IsEmpty} */
+    unsigned len; ERL_NIF_TERM rev, h, t;
+    if (!enif_get_list_length(env, argv[0], &len) || !enif_make_reverse_list(env, argv[0], &rev)) return enif_make_badarg(env);
+    if (!enif_get_list_cell(env, argv[0], &h, &t)) h = ATOM("none");
+    return enif_make_tuple6(env, enif_make_uint(env, len), rev, h,
+                            enif_make_list(env, 3, enif_make_int(env, 1), ATOM("two"), enif_make_list_cell(env, enif_make_int(env, 3), enif_make_int(env, 4))),
+                            enif_make_int(env, enif_is_list(env, argv[0])), enif_make_int(env, enif_is_empty_list(env, argv[0])));
+}
+NIF(strings) {   /* {"hello", GotString, Truncated} */
+    char buf[64], small[4];
+    int n = enif_get_string(env, argv[0], buf, sizeof buf, ERL_NIF_LATIN1);
+    int m = enif_get_string(env, argv[0], small, sizeof small, ERL_NIF_LATIN1);
+    return enif_make_tuple4(env, enif_make_string(env, "hello", ERL_NIF_LATIN1),
+                            n > 0 ? enif_make_string(env, buf, ERL_NIF_LATIN1) : ATOM("false"),
+                            enif_make_int(env, n), enif_make_int(env, m));
+}
+NIF(map_ops) {   /* (Map, Key) -> {Get, Put(Key,new), Update(Key,upd), Remove(Key), Size, Pairs, PairsBackwards} */
+    ERL_NIF_TERM v, put, upd, rem, k2, v2, pairs = enif_make_list(env, 0), back = enif_make_list(env, 0);
+    size_t size; ErlNifMapIterator it;
+    if (!enif_get_map_size(env, argv[0], &size)) return enif_make_badarg(env);
+    if (!enif_get_map_value(env, argv[0], argv[1], &v)) v = ATOM("none");
+    enif_make_map_put(env, argv[0], argv[1], ATOM("new"), &put);
+    if (!enif_make_map_update(env, argv[0], argv[1], ATOM("upd"), &upd)) upd = ATOM("none");
+    enif_make_map_remove(env, argv[0], argv[1], &rem);
+    enif_map_iterator_create(env, argv[0], &it, ERL_NIF_MAP_ITERATOR_FIRST);
+    while (enif_map_iterator_get_pair(env, &it, &k2, &v2)) { pairs = enif_make_list_cell(env, enif_make_tuple2(env, k2, v2), pairs); enif_map_iterator_next(env, &it); }
+    enif_map_iterator_destroy(env, &it);
+    enif_map_iterator_create(env, argv[0], &it, ERL_NIF_MAP_ITERATOR_LAST);
+    while (enif_map_iterator_get_pair(env, &it, &k2, &v2)) { back = enif_make_list_cell(env, k2, back); enif_map_iterator_prev(env, &it); }
+    enif_map_iterator_destroy(env, &it);
+    enif_make_reverse_list(env, pairs, &pairs);
+    return enif_make_tuple7(env, v, put, upd, rem, enif_make_uint64(env, size), pairs, back);
+}
+NIF(map_from_arrays) {   /* (Keys, Values) -> Map | error */
+    ERL_NIF_TERM ks[16], vs[16], h, t, m; unsigned n = 0;
+    ERL_NIF_TERM a = argv[0], b = argv[1];
+    while (n < 16 && enif_get_list_cell(env, a, &h, &t)) { ks[n] = h; a = t; if (!enif_get_list_cell(env, b, &vs[n], &b)) return enif_make_badarg(env); n++; }
+    if (!enif_make_map_from_arrays(env, ks, vs, n, &m)) return ATOM("error");
+    return m;
+}
+NIF(bin_ops) {   /* Bin -> {Size, Reversed, Sub(1, Size-2), Doubled (alloc+realloc), IsBinary} */
+    ErlNifBinary b, d; ERL_NIF_TERM rev;
+    if (!enif_inspect_binary(env, argv[0], &b) || b.size < 2) return enif_make_badarg(env);
+    unsigned char *p = enif_make_new_binary(env, b.size, &rev);
+    for (size_t i = 0; i < b.size; i++) p[i] = b.data[b.size - 1 - i];
+    enif_alloc_binary(b.size, &d);
+    memcpy(d.data, b.data, b.size);
+    enif_realloc_binary(&d, 2 * b.size);
+    memcpy(d.data + b.size, b.data, b.size);
+    ERL_NIF_TERM dbl = enif_make_binary(env, &d);
+    ERL_NIF_TERM sub = enif_make_sub_binary(env, dbl, 1, b.size - 2);   /* sub of the refcounted buffer */
+    return enif_make_tuple5(env, enif_make_uint64(env, b.size), rev, sub, dbl, enif_make_int(env, enif_is_binary(env, argv[0])));
+}
+NIF(big_binary) {   /* N -> binary of N bytes i mod 251 (exercises large make_new_binary) */
+    unsigned n; ERL_NIF_TERM t;
+    if (!enif_get_uint(env, argv[0], &n)) return enif_make_badarg(env);
+    unsigned char *p = enif_make_new_binary(env, n, &t);
+    for (unsigned i = 0; i < n; i++) p[i] = (unsigned char)(i % 251);
+    return t;
+}
+NIF(iolist_to_bin) {
+    ErlNifBinary b;
+    if (!enif_inspect_iolist_as_binary(env, argv[0], &b)) return enif_make_badarg(env);
+    ERL_NIF_TERM t;
+    memcpy(enif_make_new_binary(env, b.size, &t), b.data, b.size);
+    return t;
+}
+NIF(term_type) { return enif_make_int(env, (int)enif_term_type(env, argv[0])); }
+NIF(is_tests) {   /* bitmask of is_* tests */
+    int m = 0, i = 0;
+    m |= enif_is_atom(env, argv[0]) << i++; m |= enif_is_binary(env, argv[0]) << i++; m |= enif_is_ref(env, argv[0]) << i++;
+    m |= enif_is_fun(env, argv[0]) << i++; m |= enif_is_pid(env, argv[0]) << i++; m |= enif_is_port(env, argv[0]) << i++;
+    m |= enif_is_list(env, argv[0]) << i++; m |= enif_is_tuple(env, argv[0]) << i++; m |= enif_is_map(env, argv[0]) << i++;
+    m |= enif_is_number(env, argv[0]) << i++; m |= enif_is_empty_list(env, argv[0]) << i++;
+    return enif_make_int(env, m);
+}
+NIF(compare) {
+    int c = enif_compare(argv[0], argv[1]);
+    return enif_make_tuple2(env, enif_make_int(env, c < 0 ? -1 : c > 0 ? 1 : 0), enif_make_int(env, enif_is_identical(argv[0], argv[1])));
+}
+NIF(badarg) { return enif_make_badarg(env); }
+NIF(raise) { return enif_raise_exception(env, argv[0]); }
+NIF(pending) {   /* raises badarg, then reports the pending reason in a tuple (a NIF may still return normally) */
+    ERL_NIF_TERM r;
+    enif_make_badarg(env);
+    int has = enif_has_pending_exception(env, &r);
+    return has ? enif_raise_exception(env, enif_make_tuple2(env, ATOM("pending"), r)) : ATOM("none");
+}
+NIF(make_res) {
+    long v;
+    if (!enif_get_long(env, argv[0], &v)) return enif_make_badarg(env);
+    counter_res *r = enif_alloc_resource(counter_type, sizeof *r);
+    r->value = v;
+    ERL_NIF_TERM t = enif_make_resource(env, r);
+    enif_release_resource(r);
+    return t;
+}
+NIF(get_res) {
+    counter_res *r;
+    if (!enif_get_resource(env, argv[0], counter_type, (void **)&r)) return enif_make_badarg(env);
+    return enif_make_long(env, r->value);
+}
+NIF(res_kept_free) {   /* alloc, keep, release twice: the destructor must run exactly once */
+    counter_res *r = enif_alloc_resource(counter_type, sizeof *r);
+    r->value = 1;
+    enif_keep_resource(r);
+    enif_release_resource(r);
+    long before = dtors_run;
+    enif_release_resource(r);
+    return enif_make_tuple2(env, enif_make_long(env, before), enif_make_uint64(env, sizeof(counter_res)));
+}
+NIF(dtor_count) { return enif_make_long(env, dtors_run); }
+NIF(format) {
+    char buf[256];
+    int n = enif_snprintf(buf, sizeof buf, "%T|%d|%s|%5.2f|%lu", argv[0], -42, "str", 3.14159, 123456789UL);
+    ERL_NIF_TERM t;
+    memcpy(enif_make_new_binary(env, (size_t)n, &t), buf, (size_t)n);
+    return t;
+}
+NIF(sysinfo) {
+    ErlNifSysInfo si;
+    enif_system_info(&si, sizeof si);
+    return enif_make_tuple3(env, enif_make_int(env, si.nif_major_version), enif_make_int(env, si.nif_minor_version),
+                            enif_make_int(env, si.dirty_scheduler_support));
+}
+static ERL_NIF_TERM countdown(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
+    long n, acc;
+    enif_get_long(env, argv[0], &n); enif_get_long(env, argv[1], &acc);
+    if (n == 0) return enif_make_tuple2(env, ATOM("done"), enif_make_long(env, acc));
+    enif_consume_timeslice(env, 10);
+    ERL_NIF_TERM a[2] = { enif_make_long(env, n - 1), enif_make_long(env, acc + n) };
+    return enif_schedule_nif(env, "countdown", (n % 2) ? ERL_NIF_DIRTY_JOB_CPU_BOUND : 0, countdown, 2, a);
+}
+NIF(sched) { ERL_NIF_TERM a[2] = { argv[0], enif_make_int(env, 0) }; return enif_schedule_nif(env, "countdown", 0, countdown, 2, a); }
+NIF(self) { ErlNifPid p; return enif_self(env, &p) ? p.pid : ATOM("undefined"); }
+NIF(send_self) {   /* sends {hello, Arg} from a separate message env */
+    ErlNifPid p;
+    if (!enif_self(env, &p)) return ATOM("no_self");
+    ErlNifEnv *msg_env = enif_alloc_env();
+    ERL_NIF_TERM msg = enif_make_tuple2(msg_env, enif_make_atom(msg_env, "hello"), enif_make_copy(msg_env, argv[0]));
+    int ok = enif_send(env, &p, msg_env, msg);
+    enif_free_env(msg_env);
+    return ok ? ATOM("ok") : ATOM("error");
+}
+NIF(env_copy) {   /* copies through a process-independent env */
+    ErlNifEnv *e2 = enif_alloc_env();
+    ERL_NIF_TERM c = enif_make_copy(e2, argv[0]);
+    ERL_NIF_TERM back = enif_make_copy(env, c);
+    enif_clear_env(e2);
+    enif_free_env(e2);
+    return back;
+}
+
+typedef struct { ErlNifMutex *m; ErlNifCond *c; ErlNifRWLock *rw; ErlNifTSDKey key; long counter; int ready; } shared_t;
+static void *worker(void *arg) {
+    shared_t *s = arg;
+    enif_tsd_set(s->key, (void *)0x1234);
+    for (int i = 0; i < 1000; i++) { enif_mutex_lock(s->m); s->counter++; enif_mutex_unlock(s->m); }
+    enif_rwlock_rwlock(s->rw); s->counter += 1000000; enif_rwlock_rwunlock(s->rw);
+    enif_mutex_lock(s->m); s->ready = 1; enif_cond_broadcast(s->c); enif_mutex_unlock(s->m);
+    return enif_tsd_get(s->key);
+}
+NIF(threads) {   /* 4 threads x 1000 increments + rwlock; returns {Counter, TsdFromThread, MainTsd} */
+    shared_t s = { enif_mutex_create("m"), enif_cond_create("c"), enif_rwlock_create("rw"), 0, 0, 0 };
+    enif_tsd_key_create("k", &s.key);
+    enif_tsd_set(s.key, (void *)0x99);
+    ErlNifTid tids[4]; void *res = NULL;
+    ErlNifThreadOpts *o = enif_thread_opts_create("o");
+    for (int i = 0; i < 4; i++) enif_thread_create("w", &tids[i], worker, &s, o);
+    enif_mutex_lock(s.m); while (!s.ready) enif_cond_wait(s.c, s.m); enif_mutex_unlock(s.m);
+    for (int i = 0; i < 4; i++) enif_thread_join(tids[i], &res);
+    enif_rwlock_rlock(s.rw); long c = s.counter; enif_rwlock_runlock(s.rw);
+    long mine = (long)enif_tsd_get(s.key);
+    enif_thread_opts_destroy(o); enif_tsd_key_destroy(s.key);
+    enif_mutex_destroy(s.m); enif_cond_destroy(s.c); enif_rwlock_destroy(s.rw);
+    return enif_make_tuple3(env, enif_make_long(env, c), enif_make_long(env, (long)res), enif_make_long(env, mine));
+}
+NIF(times) {
+    ErlNifTime a = enif_monotonic_time(ERL_NIF_NSEC), b = enif_monotonic_time(ERL_NIF_NSEC);
+    return enif_make_tuple4(env, enif_make_int(env, b >= a),
+                            enif_make_int64(env, enif_convert_time_unit(1500, ERL_NIF_MSEC, ERL_NIF_SEC)),
+                            enif_make_int64(env, enif_convert_time_unit(-1500, ERL_NIF_MSEC, ERL_NIF_SEC)),
+                            enif_make_int64(env, enif_convert_time_unit(3, ERL_NIF_SEC, ERL_NIF_USEC)));
+}
+NIF(add) {   /* for measuring call overhead */
+    long a, b;
+    if (!enif_get_long(env, argv[0], &a) || !enif_get_long(env, argv[1], &b)) return enif_make_badarg(env);
+    return enif_make_long(env, a + b);
+}
+
+static ErlNifFunc funcs[] = {
+    {"echo", 1, echo, 0}, {"priv", 0, priv, 0}, {"ints", 0, ints, 0}, {"get_ints", 1, get_ints, 0},
+    {"double_it", 1, double_it, 0}, {"atom_info", 1, atom_info, 0}, {"existing_atom", 1, existing_atom, 0},
+    {"make_atom", 1, make_atom, 0}, {"tuple_info", 1, tuple_info, 0}, {"list_info", 1, list_info, 0},
+    {"strings", 1, strings, 0}, {"map_ops", 2, map_ops, 0}, {"map_from_arrays", 2, map_from_arrays, 0},
+    {"bin_ops", 1, bin_ops, 0}, {"big_binary", 1, big_binary, 0}, {"iolist_to_bin", 1, iolist_to_bin, 0},
+    {"term_type", 1, term_type, 0}, {"is_tests", 1, is_tests, 0}, {"compare", 2, compare, 0},
+    {"badarg", 0, badarg, 0}, {"raise", 1, raise, 0}, {"pending", 0, pending, 0},
+    {"make_res", 1, make_res, 0}, {"get_res", 1, get_res, 0}, {"res_kept_free", 0, res_kept_free, 0},
+    {"dtor_count", 0, dtor_count, 0}, {"format", 1, format, 0}, {"sysinfo", 0, sysinfo, 0},
+    {"sched", 1, sched, ERL_NIF_DIRTY_JOB_CPU_BOUND}, {"self", 0, self, 0}, {"send_self", 1, send_self, 0},
+    {"env_copy", 1, env_copy, 0}, {"threads", 0, threads, 0}, {"times", 0, times, 0}, {"add", 2, add, 0},
+};
+
+ERL_NIF_INIT(jbeam_test_nif, funcs, load, NULL, NULL, unload)
