@@ -9,6 +9,9 @@ need=()
 command -v erl >/dev/null 2>&1 || need+=(erlang-base erlang-dev erlang-src)
 # Elixir: its .beam files are part of the loader check (and it brings the rest of OTP's apps).
 command -v elixir >/dev/null 2>&1 || need+=(elixir)
+# OTP's NIF libraries used as proof of the erl_nif layer (crypto.so, asn1rt_nif.so).
+ls /usr/lib/erlang/lib/crypto-*/priv/lib/crypto.so >/dev/null 2>&1 || need+=(erlang-crypto)
+ls /usr/lib/erlang/lib/asn1-*/priv/lib/asn1rt_nif.so >/dev/null 2>&1 || need+=(erlang-asn1)
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 [ -e /usr/include/liburing.h ] || need+=(liburing-dev)
 [ -e /usr/include/pcre2.h ] || need+=(libpcre2-dev)

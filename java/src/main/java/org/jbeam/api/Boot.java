@@ -16,6 +16,8 @@ final class Boot {
 
     static void start(Runtime vm) {
         preload(vm);
+        // erts' own system process that init and the code server talk to.
+        vm.processes.spawn(null, EAtom.of("erts_code_purger"), EAtom.of("start"), new Term[0], null);
         List<Term> args = new ArrayList<>();
         for (String a : bootArgs(vm)) args.add(EBitString.ofUtf8(a));
         vm.processes.spawn(null, EAtom.of("erl_init"), EAtom.of("start"), new Term[] {EAtom.of("init"), ECons.of(args)}, null);

@@ -17,8 +17,6 @@ import org.jbeam.term.*;
  */
 public final class CodeBifs implements BifModule {
     private static final String E = "erlang";
-    private static final java.util.Set<String> STATIC_NIFS = java.util.Set.of("zlib", "erl_tracer", "prim_buffer", "prim_file",
-            "prim_socket", "prim_net");
     private static final ConcurrentHashMap<ERef, BeamModule> PREPARED = new ConcurrentHashMap<>();
 
     @Override
@@ -65,18 +63,19 @@ public final class CodeBifs implements BifModule {
         t.bif0(E, "loaded", p -> ECons.of(new ArrayList<Term>(p.vm.code.loaded())));
         t.bif1(E, "get_module_info", (p, m) -> moduleInfo(p, m));
         t.bif2(E, "get_module_info", CodeBifs::moduleInfoItem);
-        // load_nif/2: modules whose natives jbeam implements in Java load "their NIF library"
-        // successfully; real .so NIF libraries arrive with the erl_nif layer (issue: NIFs).
-        t.bif2(E, "load_nif", (p, path, info) -> {
-            String lib = IoLists.charlistToString(path);
-            String base = lib.substring(lib.lastIndexOf('/') + 1);
-            // erts' statically linked NIF modules: always present (functions not yet implemented
-            // in Java raise when called, through the module's own nif_error stubs).
-            if (STATIC_NIFS.contains(base)) return EAtom.OK;
-            for (BifTable.Entry e : p.vm.bifs.all())
-                if (e.module().name.equals(base) || base.startsWith(e.module().name)) return EAtom.OK;
-            return ETuple.of(EAtom.ERROR, ETuple.of(EAtom.of("load_failed"),
-                    IoLists.stringToCharlist("Failed to load NIF library " + lib + ": 'NIF libraries (.so) are not supported yet'")));
+        t.bif2(E, "load_nif", LoadNif::loadNif);
+        t.bif1(E, "call_on_load_function", (p, m) -> {
+            BeamModule mod = m instanceof EAtom a ? p.vm.code.pendingOnLoad(a) : null;
+            if (mod == null) throw ErlangException.badarg();
+            org.jbeam.code.Export target = new org.jbeam.code.Export(mod.name, EAtom.of("$on_load"), 0);
+            target.module = mod;
+            target.pc = mod.onLoadPc;
+            return org.jbeam.interp.Trap.call(target, new Term[0]);
+        });
+        t.bif2(E, "finish_after_on_load", (p, m, keep) -> {
+            if (!(m instanceof EAtom a) || !(keep instanceof EAtom k) || (k != EAtom.TRUE && k != EAtom.FALSE)) throw ErlangException.badarg();
+            if (!p.vm.code.finishOnLoad(a, k == EAtom.TRUE)) throw ErlangException.badarg();
+            return EAtom.TRUE;
         });
         t.bif2("erts_internal", "purge_module", (p, m, o) -> {
             if (m instanceof EAtom a) p.vm.code.purge(a);
@@ -105,6 +104,14 @@ public final class CodeBifs implements BifModule {
             BeamModule m = r instanceof ERef ref ? PREPARED.get(ref) : null;
             if (m == null) throw ErlangException.badarg();
             ms.add(m);
+        }
+        for (BeamModule m : ms) {
+            if (m.onLoadPc >= 0) {
+                // OTP: {on_load, [Mod]}; the code server then runs call_on_load_function/1.
+                for (Term r : refs) PREPARED.remove((ERef) r);
+                p.vm.code.addPendingOnLoad(m);
+                return ETuple.of(EAtom.of("on_load"), ECons.of(m.name));
+            }
         }
         List<Term> notPurged = new ArrayList<>();
         for (BeamModule m : ms) if (p.vm.code.old(m.name) != null && p.vm.code.isLoaded(m.name)) notPurged.add(m.name);

@@ -29,9 +29,6 @@ public final class ErtsInternalBifs implements BifModule {
         t.bif4("erts_internal", "request_system_task", (p, a) -> EAtom.OK);
         t.bif1("erts_internal", "check_dirty_process_code", (p, x) -> EAtom.FALSE);
         t.bif2("erts_internal", "check_dirty_process_code", (p, x, y) -> EAtom.FALSE);
-        t.bif1("erlang", "finish_after_on_load", (p, m) -> EAtom.TRUE);
-        t.bif2("erlang", "finish_after_on_load", (p, m, ok) -> EAtom.TRUE);
-        t.bif1("erlang", "call_on_load_function", (p, m) -> { throw ErlangException.badarg(); });
         t.bif3("erlang", "hibernate", (p, m, f, a) -> {
             Term[] args = ECons.toArray(a);
             if (!(m instanceof EAtom ma) || !(f instanceof EAtom fa) || args == null) throw ErlangException.badarg();

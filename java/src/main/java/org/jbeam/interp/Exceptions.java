@@ -85,13 +85,20 @@ public final class Exceptions {
         }
         if (!functionClause && !ex.skipCurrentFrame && cur != null) {
             Term loc = location(mod, in.line);
-            if (ex.currentErrorInfo != null) loc = new ECons(ETuple.of(EAtom.ERROR_INFO, ex.currentErrorInfo), loc);
+            if (ex.currentErrorInfo != null) loc = appendTo(loc, ETuple.of(EAtom.ERROR_INFO, ex.currentErrorInfo)); // after file/line, as OTP
             Term arity = ex.currentArgs != null ? ex.currentArgs : ESmall.of(cur.arity);
             frames.add(ETuple.of(mod.name, cur.name, arity, loc));
         }
         callerFrames(it, frames);
         while (frames.size() > BACKTRACE_DEPTH) frames.remove(frames.size() - 1);
         return ECons.of(frames);
+    }
+
+    private static Term appendTo(Term list, Term last) {
+        Term[] items = ECons.toArray(list);
+        Term[] all = java.util.Arrays.copyOf(items, items.length + 1);
+        all[items.length] = last;
+        return ECons.of(all);
     }
 
     /** Appends the frames of the return addresses on the stack, up to the backtrace depth. */

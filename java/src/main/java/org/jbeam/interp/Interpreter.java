@@ -41,6 +41,9 @@ public final class Interpreter {
 
     public Interpreter(Runtime vm, int schedulerId) { this.vm = vm; this.schedulerId = schedulerId; }
 
+    /** The module whose code is running (for natives that act on their caller's module, e.g. load_nif). */
+    public BeamModule currentModule() { return mod; }
+
     /** The running process's current stack trace (called from its own BIFs). */
     public Term currentStacktrace() { return Exceptions.currentStacktrace(this); }
 
@@ -390,7 +393,15 @@ public final class Interpreter {
             m = e.module;
             if (m == null) {
                 if (e.bif != null) return callExport(e, arity, ret, pc);
-                throw Exceptions.undef(e.m, e.f, args(arity), ret == null);
+                Export handler = vm.code.errorHandler(p, e);
+                if (handler == null) throw Exceptions.undef(e.m, e.f, args(arity), ret == null);
+                // OTP's own path: error_handler:undefined_function(M, F, Args) asks the code server
+                // (which also runs -on_load functions) and raises undef if it cannot help.
+                Term argList = ECons.of(args(arity));
+                x[0] = e.m;
+                x[1] = e.f;
+                x[2] = argList;
+                return callExport(handler, 3, ret, pc);
             }
         }
         if (ret != null) push(ret);

@@ -219,6 +219,13 @@ public final class Transformer {
             Instr in = code[pc];
             if (in.ret != null) in.ret = new ReturnAddr(mod, in.ret.pc, mod.functionAt(pc), in.ret.line);
         }
+        // -on_load: the function holding the on_load instruction runs before the exports go live.
+        for (int pc = 0; pc < code.length; pc++) {
+            if (code[pc].op == ON_LOAD) {
+                FuncInfo f = mod.functionAt(pc);
+                if (f != null) mod.onLoadPc = f.entry;
+            }
+        }
         // Natively implemented functions: replace the body's first instruction.
         for (FuncInfo f : mod.functions) {
             BifTable.Entry e = bifs.lookup(mod.name, f.name, f.arity);

@@ -75,6 +75,20 @@ public final class CodeServer {
         }
     }
 
+    /** Modules whose on_load function is running: loaded, but their exports not yet published. */
+    private final ConcurrentHashMap<EAtom, BeamModule> pendingOnLoad = new ConcurrentHashMap<>();
+
+    public void addPendingOnLoad(BeamModule m) { pendingOnLoad.put(m.name, m); }
+    public BeamModule pendingOnLoad(EAtom name) { return pendingOnLoad.get(name); }
+
+    /** erlang:finish_after_on_load(Mod, Keep): publish the module, or drop it. */
+    public boolean finishOnLoad(EAtom name, boolean keep) {
+        BeamModule m = pendingOnLoad.remove(name);
+        if (m == null) return false;
+        if (keep) install(m);
+        return true;
+    }
+
     /** Publishes a prepared module: it becomes current, the previous current becomes old. */
     public synchronized void install(BeamModule m) {
         BeamModule prev = current.put(m.name, m);
@@ -94,6 +108,21 @@ public final class CodeServer {
         missing.remove(m.name);
     }
 
+    private static final EAtom ERROR_HANDLER = EAtom.of("error_handler"), UNDEFINED_FUNCTION = EAtom.of("undefined_function"),
+            CODE_SERVER = EAtom.of("code_server");
+
+    /**
+     * error_handler:undefined_function/3 once OTP's code server runs (and the caller is not the
+     * code server itself, nor the error handler), else null: the runtime raises undef itself.
+     */
+    public Export errorHandler(ErlProcess caller, Export missing) {
+        if (missing.m == ERROR_HANDLER || !current.containsKey(ERROR_HANDLER)) return null;
+        Term cs = vm.registry.whereis(CODE_SERVER);
+        if (!(cs instanceof org.jbeam.term.EPid csPid) || csPid.equals(caller.pid)) return null;
+        Export h = vm.exports.get(ERROR_HANDLER, UNDEFINED_FUNCTION, 3);
+        return h.module != null ? h : null;
+    }
+
     /** Loads {@code name} from the code path if it is not loaded. */
     public void autoload(Export e) {
         ensureLoaded(e.m);
@@ -108,7 +137,11 @@ public final class CodeServer {
             Path file = find(name);
             if (file == null) { missing.put(name, true); return false; }
             try {
-                install(prepare(name, Files.readAllBytes(file)));
+                BeamModule m = prepare(name, Files.readAllBytes(file));
+                // A module with -on_load must run it before it is callable: leave that to OTP's
+                // code server (through error_handler), which runs the on_load protocol.
+                if (m.onLoadPc >= 0) return false;
+                install(m);
                 return true;
             } catch (LoadError | IOException ex) {
                 vm.warn("jbeam: loading " + file + " failed: " + ex.getMessage());

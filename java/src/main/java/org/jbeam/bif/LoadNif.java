@@ -1,0 +1,73 @@
+package org.jbeam.bif;
+
+import java.nio.file.Path;
+import java.util.Set;
+
+import org.jbeam.code.BeamModule;
+import org.jbeam.code.FuncInfo;
+import org.jbeam.code.Instr;
+import org.jbeam.code.Ops;
+import org.jbeam.nif.NifFunction;
+import org.jbeam.nif.NifHost;
+import org.jbeam.nif.NifLibrary;
+import org.jbeam.nif.NifLoadException;
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.ErlangException;
+import org.jbeam.runtime.Runtime;
+import org.jbeam.term.*;
+
+/**
+ * erlang:load_nif/2. erts' statically linked NIF modules (zlib, prim_file, …) are implemented in
+ * Java and always "load". Any other path is a real NIF library: it is loaded through the erl_nif
+ * layer (org.jbeam.nif), and each function it declares replaces the body of the same function in
+ * the calling module (the module whose on_load runs), as erts does.
+ */
+final class LoadNif {
+    private LoadNif() {}
+
+    private static final Set<String> STATIC_NIFS = Set.of("zlib", "erl_tracer", "prim_buffer", "prim_file", "prim_socket", "prim_net");
+
+    static Term loadNif(ErlProcess p, Term path, Term info) {
+        if (ECons.length(path) < 0 && !(path instanceof EAtom)) throw ErlangException.badarg();
+        String lib = path instanceof EAtom a ? a.name : IoLists.charlistToString(path);
+        String base = lib.substring(lib.lastIndexOf('/') + 1);
+        if (STATIC_NIFS.contains(base)) return EAtom.OK;
+        BeamModule mod = p.interpreter != null ? p.interpreter.currentModule() : null;
+        if (mod == null) throw ErlangException.badarg();
+        NifLibrary.setHost(host(p.vm));
+        NifLibrary nif;
+        try {
+            nif = NifLibrary.load(Path.of(lib), mod.name.name, info);
+        } catch (NifLoadException e) {
+            return e.errorTuple();
+        }
+        for (NifFunction f : nif.functions()) {
+            FuncInfo fi = mod.function(EAtom.of(f.name), f.arity);
+            if (fi == null) {
+                return ETuple.of(EAtom.ERROR, ETuple.of(EAtom.of("bad_lib"),
+                        IoLists.stringToCharlist("Function not found " + mod.name.name + ":" + f.name + "/" + f.arity)));
+            }
+        }
+        for (NifFunction f : nif.functions()) {
+            FuncInfo fi = mod.function(EAtom.of(f.name), f.arity);
+            Instr n = new Instr(Ops.CALL_NATIVE);
+            n.o = new BifTable.Entry(mod.name, EAtom.of(f.name), f.arity, (Bif.N) f::call, false);
+            n.a = f.arity;
+            n.line = mod.code[fi.entry].line;
+            mod.code[fi.entry] = n;
+        }
+        return EAtom.OK;
+    }
+
+    private static NifHost host(Runtime vm) {
+        return new NifHost() {
+            @Override public boolean send(EPid to, Term msg) {
+                if (!(to.process instanceof ErlProcess)) return false;
+                vm.sendTo(to, msg);
+                return true;
+            }
+
+            @Override public ERef makeRef() { return vm.makeRef(); }
+        };
+    }
+}
