@@ -54,7 +54,8 @@ final class BitSyntax {
                 long n = segmentBits(it.get(in.b), in.c, ms);
                 if ((n != 16 && n != 32 && n != 64) || n > ms.remaining()) return in.e;
                 long save = ms.pos;
-                long bits = ((ESmall) ms.readInteger(n, little(in.f), false) instanceof ESmall s) ? s.value : 0;
+                Term raw = ms.readInteger(n, little(in.f), false);
+                long bits = raw instanceof ESmall s ? s.value : ((EBig) raw).value.longValue(); // the 64-bit pattern
                 double d = n == 64 ? Double.longBitsToDouble(bits) : n == 32 ? Float.intBitsToFloat((int) bits) : Float.float16ToFloat((short) bits);
                 if (Double.isNaN(d) || Double.isInfinite(d)) { ms.pos = save; return in.e; }
                 it.put(in.d, EFloat.of(d));
@@ -113,7 +114,7 @@ final class BitSyntax {
             }
             case BS_CREATE_BIN -> {
                 Term r = BinBuild.create(it, (BinSegment[]) in.o);
-                if (r == null) return in.e != 0 ? in.e : BinBuild.fail();
+                if (r == null) return in.e != 0 ? in.e : BinBuild.fail(it);
                 it.put(in.d, r);
                 return NEXT;
             }

@@ -33,6 +33,8 @@ public final class Interpreter {
     int reds;
     /** pc after the call instruction of the native being called (for current_stacktrace). */
     int pcAtCall;
+    /** Why the last bs_create_bin failed: {Segment, Type, Reason, Value} for error_info. */
+    Term binFailCause;
     /** Target of the legacy bs_put_* instructions (set by bs_init2/bs_append). */
     BitWriter binWriter;
     /** The running process's Erlang stack, cached here while it runs (written back on suspend/exit). */
