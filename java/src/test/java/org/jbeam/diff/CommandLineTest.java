@@ -41,6 +41,7 @@ class CommandLineTest {
                 List.of("-noshell", "-pa", DIR, "-run", "cli_args", "stop"),
                 List.of("-noshell", "-pa", DIR, "-s", "cli_args", "main", "-s", "init", "stop"),
                 List.of("-noshell", "-eval", "erlang:halt(\"custom slogan\")."),
+                List.of("-noshell", "-env", "JBEAM_T", "v1", "-eval", "io:format(\"~p~n\", [os:getenv(\"JBEAM_T\")]), halt()."),
                 List.of("-noshell", "+S", "1", "-eval", "io:format(\"~p~n\", [erlang:system_info(schedulers)]), halt()."));
     }
 
