@@ -75,8 +75,8 @@ public final class ErlangMiscBifs implements BifModule {
         t.bif3(E, "monitor_node", (p, n, f, o) -> EAtom.TRUE);
         t.bif1(E, "disconnect_node", (p, n) -> EAtom.FALSE);
         t.bif0(E, "get_cookie", p -> EAtom.of("nocookie"));
-        t.bif2(E, "port_set_data", (p, port, d) -> { PortData.set(port, d); return EAtom.TRUE; });
-        t.bif1(E, "port_get_data", (p, port) -> PortData.get(port));
+        t.bif2(E, "port_set_data", (p, port, d) -> { PortData.set(p.vm.ports.get(port), port, d); return EAtom.TRUE; });
+        t.bif1(E, "port_get_data", (p, port) -> PortData.get(p.vm.ports.get(port), port));
         t.bif2(E, "process_display", (p, pid, type) -> EAtom.TRUE);
         t.bif0(E, "system_monitor", p -> EAtom.UNDEFINED);
         t.bif2(E, "system_monitor", (p, a, b) -> EAtom.UNDEFINED);

@@ -10,7 +10,7 @@ import org.jbeam.term.*;
 public final class PortBifs implements BifModule {
     private static final String E = "erlang";
     private static final EAtom FD = EAtom.of("fd"), BINARY = EAtom.of("binary"), EOF = EAtom.of("eof"), OUT = EAtom.of("out"),
-            IN = EAtom.of("in");
+            IN = EAtom.of("in"), SPAWN_DRIVER = EAtom.of("spawn_driver"), SPAWN = EAtom.of("spawn");
 
     @Override
     public void register(BifTable t) {
@@ -23,7 +23,11 @@ public final class PortBifs implements BifModule {
             p.vm.ports.close(pt);
             return EAtom.TRUE;
         });
-        t.bif3(E, "port_control", (p, port, op, data) -> { throw ErlangException.badarg(); });
+        t.bif3(E, "port_control", (p, port, op, data) -> {
+            Ports.Port pt = p.vm.ports.get(port);
+            if (pt == null || pt.driver == null || !(op instanceof ESmall o)) throw ErlangException.badarg();
+            return pt.driver.control(p, (int) o.value, IoData.toBytes(data));
+        });
         t.bif2(E, "port_connect", (p, port, pid) -> {
             Ports.Port pt = p.vm.ports.get(port);
             if (pt == null || !(pid instanceof EPid np)) throw ErlangException.badarg();
@@ -35,7 +39,7 @@ public final class PortBifs implements BifModule {
             Ports.Port pt = p.vm.ports.get(port);
             if (pt == null) return EAtom.UNDEFINED;
             if (item == EAtom.of("connected")) return ETuple.of(item, pt.owner);
-            if (item == EAtom.of("name")) return ETuple.of(item, IoLists.stringToCharlist("fd"));
+            if (item == EAtom.of("name")) return ETuple.of(item, IoLists.stringToCharlist(pt.driverName));
             if (item == EAtom.of("id")) return ETuple.of(item, ESmall.of(pt.id.id));
             return EAtom.UNDEFINED;
         });
@@ -49,7 +53,9 @@ public final class PortBifs implements BifModule {
     private static Term command(ErlProcess p, Term port, Term data) {
         Ports.Port pt = p.vm.ports.get(port);
         if (pt == null) throw ErlangException.badarg();
-        p.vm.ports.command(pt, IoData.toBytes(data));
+        byte[] bytes = IoData.toBytes(data);
+        if (pt.driver != null) pt.driver.output(p, bytes);
+        else p.vm.ports.command(pt, bytes);
         return EAtom.TRUE;
     }
 
@@ -64,7 +70,12 @@ public final class PortBifs implements BifModule {
         }
         if (name instanceof ETuple t && t.arity() == 3 && t.get(0) == FD && t.get(1) instanceof ESmall in && t.get(2) instanceof ESmall out)
             return p.vm.ports.openFd(p, (int) in.value, (int) out.value, binary, eof, !outOnly);
-        // spawn/spawn_executable/spawn_driver ports arrive with the I/O work.
+        if (name instanceof ETuple t && t.arity() == 2 && (t.get(0) == SPAWN_DRIVER || t.get(0) == SPAWN)) {
+            String drv = IoLists.charlistToString(t.get(1));
+            EPort port = drv == null ? null : org.jbeam.inet.InetDrivers.open(p, drv);
+            if (port != null) return port;
+        }
+        // spawn/spawn_executable ports arrive with the I/O work.
         throw ErlangException.badarg();
     }
 }

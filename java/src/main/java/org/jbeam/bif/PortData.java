@@ -11,6 +11,23 @@ final class PortData {
 
     private static final ConcurrentHashMap<Term, Term> DATA = new ConcurrentHashMap<>();
 
+    /** An open port keeps its data itself (dropped when it closes); a closed port has none (badarg). */
+    static void set(org.jbeam.runtime.Ports.Port open, Term port, Term d) {
+        if (open != null) { open.data = d; return; }
+        if (port instanceof EPort) throw ErlangException.badarg();
+        set(port, d);
+    }
+
+    static Term get(org.jbeam.runtime.Ports.Port open, Term port) {
+        if (open != null) {
+            Term d = open.data;
+            if (d == null) throw ErlangException.badarg();
+            return d;
+        }
+        if (port instanceof EPort) throw ErlangException.badarg();
+        return get(port);
+    }
+
     static void set(Term port, Term d) {
         if (!(port instanceof EPort) && !(port instanceof EAtom)) throw ErlangException.badarg();
         DATA.put(port, d);

@@ -15,7 +15,8 @@ final class PortMessages {
         if (!(msg instanceof ETuple t) || t.arity() != 2 || !(t.get(0) instanceof EPid sender)) return;
         Term cmd = t.get(1);
         if (cmd instanceof ETuple c && c.arity() == 2 && c.get(0) == COMMAND) {
-            vm.ports.command(port, IoData.toBytes(c.get(1)));
+            if (port.driver != null) port.driver.output(from, IoData.toBytes(c.get(1)));
+            else vm.ports.command(port, IoData.toBytes(c.get(1)));
         } else if (cmd == CLOSE) {
             vm.ports.close(port);
             vm.sendTo(sender, ETuple.of(portId, CLOSED));

@@ -23,10 +23,27 @@ public final class Ports {
         final boolean binary, eof;
         volatile boolean closed;
         public EAtom name;
+        /** The driver behind a {spawn_driver, Name} port (null for fd ports). */
+        public volatile Driver driver;
+        public String driverName = "fd";
+        /** port_set_data/port_get_data. */
+        public volatile Term data = EAtom.UNDEFINED;
 
         Port(EPort id, EPid owner, OutputStream out, InputStream in, boolean binary, boolean eof) {
             this.id = id; this.owner = owner; this.out = out; this.in = in; this.binary = binary; this.eof = eof;
         }
+
+        public boolean isClosed() { return closed; }
+    }
+
+    /** A linked-in driver emulation (erts' driver_entry): control, output and stop callbacks. */
+    public interface Driver {
+        /** port_control/3: returns the reply term (a byte list). */
+        Term control(ErlProcess caller, int op, byte[] data);
+        /** port_command/2,3. */
+        void output(ErlProcess caller, byte[] data);
+        /** The port is closing (port_close, owner exit or the driver's own exit). */
+        void stop();
     }
 
     private final Runtime vm;
@@ -52,6 +69,24 @@ public final class Ports {
         ports.put(id.id, port);
         if (in != null) startReader(port);
         return id;
+    }
+
+    /** open_port({spawn_driver, Name}, _): a port backed by {@code driver}, owned by {@code owner}. */
+    public EPort openDriver(EPid owner, String name, java.util.function.Function<Port, Driver> driver) {
+        EPort id = new EPort(vm.nodeName, next.getAndIncrement(), 0);
+        Port port = new Port(id, owner, null, null, true, false);
+        port.driverName = name;
+        port.driver = driver.apply(port);
+        id.port = port;
+        ports.put(id.id, port);
+        return id;
+    }
+
+    /** driver_exit(Port, 0): the driver terminates its port; the owner (linked) gets exit reason normal. */
+    public void driverExit(Port port) {
+        EPid owner = port.owner;
+        close(port);
+        vm.exitSignal(port.id, owner, EAtom.NORMAL, true);
     }
 
     private void startReader(Port port) {
@@ -93,9 +128,18 @@ public final class Ports {
     }
 
     public void close(Port port) {
+        if (port.closed) return;
         port.closed = true;
         ports.remove(port.id.id);
         port.id.port = null;
+        Driver d = port.driver;
+        if (d != null) {
+            try {
+                d.stop();
+            } catch (RuntimeException e) {
+                vm.logInternal(e);
+            }
+        }
     }
 
     void closeOwnedBy(ErlProcess p) {

@@ -1,0 +1,17 @@
+package org.jbeam.inet;
+
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.term.EPort;
+
+/** open_port({spawn_driver, Name}, _) for the inet drivers erts links in: "tcp_inet" (and later "udp_inet"). */
+public final class InetDrivers {
+    private InetDrivers() {}
+
+    /** Opens the named driver's port owned by {@code p}, or null if there is no such driver. */
+    public static EPort open(ErlProcess p, String name) {
+        return switch (name) {
+            case "tcp_inet" -> p.vm.ports.openDriver(p.pid, name, port -> new TcpInet(p.vm, port));
+            default -> null;
+        };
+    }
+}

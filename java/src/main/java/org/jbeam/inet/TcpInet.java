@@ -1,0 +1,270 @@
+package org.jbeam.inet;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ProtocolFamily;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
+
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.Ports;
+import org.jbeam.runtime.Runtime;
+import org.jbeam.term.*;
+
+/**
+ * Emulation of erts' "tcp_inet" driver (inet_drv.c) over java.nio: the port_control requests prim_inet
+ * issues (open, bind, listen, accept, connect, recv, setopts/getopts, name/peer, shutdown, getstat),
+ * port_command output with {inet_reply, S, _}, and active-mode delivery ({tcp, S, Data}, {tcp_closed, S},
+ * {tcp_passive, S}). All state is guarded by this object's monitor; readiness comes from {@link IoLoop}.
+ */
+final class TcpInet extends TcpIo implements Ports.Driver {
+    static final int MAGIC = 0x03f1a300;
+    static final int REQ_OPEN = 1, REQ_CONNECT = 3, REQ_PEER = 4, REQ_NAME = 5, REQ_BIND = 6, REQ_SETOPTS = 7, REQ_GETOPTS = 8,
+            REQ_GETSTAT = 11, REQ_GETHOSTNAME = 12, REQ_GETFD = 14, REQ_GETTYPE = 15, REQ_GETSTATUS = 16, REQ_SUBSCRIBE = 24,
+            REQ_ACCEPT = 26, REQ_LISTEN = 27, REQ_IGNOREFD = 28, TCP_REQ_RECV = 42, TCP_REQ_SHUTDOWN = 44;
+
+    private record Accept(EPid caller, int ref, ScheduledFuture<?> timer) {}
+
+    private final ArrayDeque<Accept> accepts = new ArrayDeque<>();
+    private EPid connectCaller;
+    private int connectRef;
+    private ScheduledFuture<?> connectTimer;
+    private InetSocketAddress bound;
+
+    TcpInet(Runtime vm, Ports.Port port) { super(vm, port); }
+
+    @Override
+    public synchronized Term control(ErlProcess caller, int op, byte[] d) {
+        int cmd = op - MAGIC;
+        try {
+            return switch (cmd) {
+                case REQ_OPEN -> open(d);
+                case REQ_BIND -> bind(d);
+                case REQ_LISTEN -> listen(d);
+                case REQ_ACCEPT -> accept(caller, d);
+                case REQ_CONNECT -> connect(caller, d);
+                case TCP_REQ_RECV -> recv(caller, d);
+                case REQ_SETOPTS -> setopts(d);
+                case REQ_GETOPTS -> {
+                    byte[] r = opts.get(d, family == InetCodec.AF_INET6);
+                    yield r == null ? InetCodec.error("einval") : InetCodec.ok(r);
+                }
+                case REQ_NAME -> {
+                    java.net.SocketAddress a = srv != null ? srv.getLocalAddress() : ch != null ? ch.getLocalAddress() : null;
+                    yield a == null ? InetCodec.error("einval") : InetCodec.ok(InetCodec.encodeAddr(a));
+                }
+                case REQ_PEER -> {
+                    java.net.SocketAddress a = ch != null && connected && !closedDone ? ch.getRemoteAddress() : null;
+                    yield a == null ? InetCodec.error("enotconn") : InetCodec.ok(InetCodec.encodeAddr(a));
+                }
+                case TCP_REQ_SHUTDOWN -> shutdown(d);
+                case REQ_GETSTAT -> InetCodec.ok(stats(d));
+                case REQ_SUBSCRIBE -> InetCodec.ok((byte) 1, (byte) 0, (byte) 0, (byte) 0, (byte) 0);
+                case REQ_GETHOSTNAME -> InetCodec.ok(hostname());
+                case REQ_GETTYPE -> {
+                    byte[] r = new byte[8];
+                    InetCodec.put32(r, 0, family);
+                    InetCodec.put32(r, 4, 1);
+                    yield InetCodec.ok(r);
+                }
+                case REQ_GETSTATUS -> {
+                    int f = 1 | (bound != null ? 2 : 0) | (connected ? 4 : 0) | (srv != null ? 8 : 0) | (connectCaller != null ? 16 : 0)
+                            | (!accepts.isEmpty() ? 32 : 0);
+                    byte[] r = new byte[4];
+                    InetCodec.put32(r, 0, f);
+                    yield InetCodec.ok(r);
+                }
+                case REQ_IGNOREFD -> InetCodec.ok();
+                default -> InetCodec.error("einval");
+            };
+        } catch (IOException e) {
+            return InetCodec.error(InetCodec.errno(e));
+        }
+    }
+
+    private ProtocolFamily pf() { return family == InetCodec.AF_INET6 ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET; }
+
+    private Term open(byte[] d) {
+        if (d.length < 2 || d[1] != 1) return InetCodec.error("einval");
+        if (d[0] != InetCodec.AF_INET && d[0] != InetCodec.AF_INET6) return InetCodec.error("eafnosupport");
+        family = d[0];
+        return InetCodec.ok();
+    }
+
+    private Term bind(byte[] d) throws IOException {
+        if (family == 0) return InetCodec.error("einval");
+        InetSocketAddress a = InetCodec.decodeAddr(d, 0, family);
+        if (ch == null) {
+            ch = SocketChannel.open(pf());
+            applySocketOpts();
+        }
+        ch.bind(a);
+        bound = (InetSocketAddress) ch.getLocalAddress();
+        int p = bound.getPort();
+        return InetCodec.ok((byte) (p >>> 8), (byte) p);
+    }
+
+    private Term listen(byte[] d) throws IOException {
+        if (family == 0 || connected) return InetCodec.error("einval");
+        int backlog = d.length >= 2 ? InetCodec.u16(d, 0) : 5;
+        InetSocketAddress a = bound;
+        if (a == null) a = InetCodec.decodeAddr(new byte[] {InetCodec.AF_ANY, 0, 0}, 0, family);
+        if (ch != null) { ch.close(); ch = null; }
+        srv = ServerSocketChannel.open(pf());
+        byte[] ra = opts.other.get(InetOptions.REUSEADDR);
+        srv.setOption(StandardSocketOptions.SO_REUSEADDR, ra != null && InetCodec.i32(ra, 0) != 0);
+        srv.bind(a, Math.max(backlog, 1));
+        bound = (InetSocketAddress) srv.getLocalAddress();
+        key = IoLoop.get().register(srv, this);
+        return InetCodec.ok();
+    }
+
+    private Term accept(ErlProcess caller, byte[] d) throws IOException {
+        if (srv == null) return InetCodec.error("einval");
+        int time = InetCodec.i32(d, 0);
+        int ref = nextRef();
+        ScheduledFuture<?> timer = time >= 0 ? IoLoop.get().after(time, () -> acceptTimeout(ref)) : null;
+        accepts.add(new Accept(caller.pid, ref, timer));
+        doAccept();
+        return refReply(ref);
+    }
+
+    private synchronized void acceptTimeout(int ref) {
+        for (Accept a : accepts) {
+            if (a.ref == ref) {
+                accepts.remove(a);
+                async(a.caller, ref, ETuple.of(ERROR, TIMEOUT));
+                updateInterest();
+                return;
+            }
+        }
+    }
+
+    private void doAccept() throws IOException {
+        while (!accepts.isEmpty()) {
+            SocketChannel sc = srv.accept();
+            if (sc == null) break;
+            Accept a = accepts.poll();
+            if (a.timer != null) a.timer.cancel(false);
+            TcpInet[] child = new TcpInet[1];
+            EPort np = vm.ports.openDriver(a.caller, "tcp_inet", pt -> child[0] = new TcpInet(vm, pt));
+            child[0].adopt(sc, family, opts);
+            async(a.caller, a.ref, ETuple.of(EAtom.OK, np));
+        }
+        updateInterest();
+    }
+
+    private void adopt(SocketChannel sc, int fam, InetOptions parent) throws IOException {
+        synchronized (this) {
+            family = fam;
+            opts = parent.clone();
+            opts.activeChanged = false;
+            opts.passiveDue = false;
+            ch = sc;
+            connected = true;
+            applySocketOpts();
+            key = IoLoop.get().register(sc, this);
+            updateInterest();
+        }
+    }
+
+    private Term connect(ErlProcess caller, byte[] d) throws IOException {
+        if (family == 0 || srv != null || connected || connectCaller != null) return InetCodec.error(connected ? "eisconn" : "einval");
+        int time = InetCodec.i32(d, 0);
+        InetSocketAddress a = InetCodec.decodeAddr(d, 4, family);
+        if (ch == null) {
+            ch = SocketChannel.open(pf());
+            applySocketOpts();
+        }
+        int ref = nextRef();
+        key = IoLoop.get().register(ch, this);
+        connectCaller = caller.pid;
+        connectRef = ref;
+        try {
+            if (ch.connect(a)) connectDone(null);
+            else {
+                if (time >= 0) connectTimer = IoLoop.get().after(time, () -> connectTimeout(ref));
+                updateInterest();
+            }
+        } catch (IOException e) {
+            connectDone(e);
+        }
+        return refReply(ref);
+    }
+
+    private synchronized void connectTimeout(int ref) {
+        if (connectCaller == null || connectRef != ref) return;
+        EPid c = connectCaller;
+        connectCaller = null;
+        closeChannel();
+        async(c, ref, ETuple.of(ERROR, TIMEOUT));
+    }
+
+    private void connectDone(IOException e) {
+        EPid c = connectCaller;
+        connectCaller = null;
+        if (connectTimer != null) connectTimer.cancel(false);
+        if (e == null) {
+            connected = true;
+            async(c, connectRef, EAtom.OK);
+            updateInterest();
+        } else {
+            closeChannel();
+            async(c, connectRef, ETuple.of(ERROR, EAtom.of(InetCodec.errno(e))));
+        }
+    }
+
+    @Override
+    public synchronized void ready(SelectionKey k) {
+        if (closedDone && ch == null && srv == null) return;
+        try {
+            if (k.isValid() && k.isAcceptable()) doAccept();
+            if (k.isValid() && k.isConnectable() && connectCaller != null) {
+                try {
+                    if (ch.finishConnect()) connectDone(null);
+                } catch (IOException e) {
+                    connectDone(e);
+                }
+            }
+            if (k.isValid() && k.isWritable()) flush();
+            if (k.isValid() && k.isReadable()) readAvailable();
+        } catch (IOException e) {
+            ioFailed(e);
+        }
+        if (!port.isClosed()) deliver();
+    }
+
+    @Override
+    protected int extraInterest() {
+        int ops = 0;
+        if (srv != null && !accepts.isEmpty()) ops |= SelectionKey.OP_ACCEPT;
+        if (connectCaller != null) ops |= SelectionKey.OP_CONNECT;
+        return ops;
+    }
+
+    @Override
+    public synchronized void stop() {
+        for (Accept a : accepts) {
+            if (a.timer != null) a.timer.cancel(false);
+            async(a.caller, a.ref, ETuple.of(ERROR, CLOSED));
+        }
+        accepts.clear();
+        if (connectTimer != null) connectTimer.cancel(false);
+        stopIo();
+    }
+
+    private static byte[] hostname() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).trim().getBytes();
+        } catch (IOException e) {
+            return "localhost".getBytes();
+        }
+    }
+
+    private Term refReply(int ref) { return InetCodec.ok((byte) (ref >>> 8), (byte) ref); }
+}

@@ -1,0 +1,350 @@
+package org.jbeam.inet;
+
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
+
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.Ports;
+import org.jbeam.runtime.Runtime;
+import org.jbeam.term.*;
+
+/**
+ * The data path of a connected tcp_inet socket: receive buffer and packet framing, passive recv
+ * requests, active-mode delivery, the output queue with inet_reply backpressure (high/low watermark,
+ * send_timeout), shutdown, close detection and statistics. Subclass {@link TcpInet} adds the
+ * connection set-up requests. Callers hold this object's monitor.
+ */
+abstract class TcpIo implements IoLoop.Handler {
+    static final EAtom TCP = EAtom.of("tcp"), TCP_CLOSED = EAtom.of("tcp_closed"), TCP_PASSIVE = EAtom.of("tcp_passive"),
+            INET_ASYNC = EAtom.of("inet_async"), INET_REPLY = EAtom.of("inet_reply"), ERROR = EAtom.ERROR,
+            TIMEOUT = EAtom.of("timeout"), CLOSED = EAtom.of("closed");
+    static final int HIGH_WATERMARK = 8192, LOW_WATERMARK = 4096;
+
+    private record Recv(EPid caller, int ref, int length, ScheduledFuture<?> timer) {}
+
+    final Runtime vm;
+    final Ports.Port port;
+    int family;
+    SocketChannel ch;
+    ServerSocketChannel srv;
+    SelectionKey key;
+    boolean connected, readEof, closedDone, closeReported, shutWrPending, writeShut;
+    InetOptions opts = new InetOptions();
+    private byte[] in = new byte[1024];
+    private int inLen;
+    private final ArrayDeque<Recv> recvs = new ArrayDeque<>();
+    private final ArrayDeque<ByteBuffer> outQ = new ArrayDeque<>();
+    private long outBytes;
+    private final ArrayDeque<Object[]> waitingSenders = new ArrayDeque<>();
+    private int refs;
+    long recvCnt, recvMax, recvOct, sendCnt, sendMax, sendOct;
+
+    TcpIo(Runtime vm, Ports.Port port) { this.vm = vm; this.port = port; }
+
+    int nextRef() { return refs = (refs + 1) & 0xFFFF; }
+
+    void async(EPid to, int ref, Term status) {
+        if (to != null) vm.sendTo(to, ETuple.of(INET_ASYNC, port.id, ESmall.of(ref), status));
+    }
+
+    protected abstract int extraInterest();
+
+    void updateInterest() {
+        if (key == null || !key.isValid()) return;
+        int ops = extraInterest();
+        if (ch != null && connected && !closedDone) {
+            if (!readEof && (opts.active != InetOptions.PASSIVE || !recvs.isEmpty())) ops |= SelectionKey.OP_READ;
+            if (!outQ.isEmpty()) ops |= SelectionKey.OP_WRITE;
+        }
+        IoLoop.get().interest(key, ops);
+    }
+
+    void applySocketOpts() {
+        for (var e : opts.other.entrySet()) socketOpt(e.getKey(), e.getValue());
+    }
+
+    private void socketOpt(int code, byte[] v) {
+        int x = InetCodec.i32(v, 0);
+        try {
+            if (ch != null) {
+                switch (code) {
+                    case InetOptions.NODELAY -> ch.setOption(StandardSocketOptions.TCP_NODELAY, x != 0);
+                    case InetOptions.KEEPALIVE -> ch.setOption(StandardSocketOptions.SO_KEEPALIVE, x != 0);
+                    case InetOptions.REUSEADDR -> ch.setOption(StandardSocketOptions.SO_REUSEADDR, x != 0);
+                    case InetOptions.SNDBUF -> ch.setOption(StandardSocketOptions.SO_SNDBUF, x);
+                    case InetOptions.RCVBUF -> ch.setOption(StandardSocketOptions.SO_RCVBUF, x);
+                    default -> { }
+                }
+            } else if (srv != null && code == InetOptions.REUSEADDR) {
+                srv.setOption(StandardSocketOptions.SO_REUSEADDR, x != 0);
+            }
+        } catch (IOException | RuntimeException e) {
+            // unsupported on this channel: the value is still remembered for getopts
+        }
+    }
+
+    Term setopts(byte[] d) {
+        opts.activeChanged = false;
+        opts.passiveDue = false;
+        if (!opts.set(d, this::socketOpt)) return InetCodec.error("einval");
+        if (opts.passiveDue) vm.sendTo(port.owner, ETuple.of(TCP_PASSIVE, port.id));
+        deliver();
+        return InetCodec.ok();
+    }
+
+    Term recv(ErlProcess caller, byte[] d) {
+        if (opts.active != InetOptions.PASSIVE) return InetCodec.error("einval");
+        int time = InetCodec.i32(d, 0), len = InetCodec.i32(d, 4);
+        if (closedDone || !connected) return InetCodec.error("enotconn");
+        if (len != 0 && opts.packet != Packet.RAW) return InetCodec.error("einval");
+        int ref = nextRef();
+        ScheduledFuture<?> timer = time >= 0 ? IoLoop.get().after(time, () -> recvTimeout(ref)) : null;
+        recvs.add(new Recv(caller.pid, ref, len, timer));
+        if (time == 0) {
+            try {
+                readAvailable();
+            } catch (IOException e) {
+                ioFailed(e);
+            }
+        }
+        deliver();
+        return InetCodec.ok((byte) (ref >>> 8), (byte) ref);
+    }
+
+    private synchronized void recvTimeout(int ref) {
+        for (Recv r : recvs) {
+            if (r.ref == ref) {
+                recvs.remove(r);
+                async(r.caller, ref, ETuple.of(ERROR, TIMEOUT));
+                updateInterest();
+                return;
+            }
+        }
+    }
+
+    /** Reads what the socket has (non-blocking) into the receive buffer; notes end of stream. */
+    void readAvailable() throws IOException {
+        if (ch == null || readEof || closedDone) return;
+        for (int round = 0; round < 16; round++) {
+            if (in.length - inLen < 1024) in = java.util.Arrays.copyOf(in, in.length * 2);
+            int n = ch.read(ByteBuffer.wrap(in, inLen, in.length - inLen));
+            if (n < 0) { readEof = true; return; }
+            if (n == 0) return;
+            inLen += n;
+            recvOct += n;
+        }
+    }
+
+    void ioFailed(IOException e) {
+        // As with show_econnreset=false, a reset or broken connection reads as a close.
+        readEof = true;
+        inLen = 0;
+        failSenders();
+    }
+
+    private Term data(int start, int end) {
+        int n = end - start;
+        recvCnt++;
+        recvMax = Math.max(recvMax, n);
+        if (!opts.binary) return bytesToList(in, start, n, ENil.NIL);
+        int h = Math.min(opts.header, n);
+        EBitString bin = EBitString.of(java.util.Arrays.copyOfRange(in, start + h, end));
+        return h == 0 ? bin : bytesToList(in, start, h, bin);
+    }
+
+    private static Term bytesToList(byte[] b, int off, int n, Term tail) {
+        Term l = tail;
+        for (int i = off + n - 1; i >= off; i--) l = new ECons(ESmall.of(b[i] & 0xFF), l);
+        return l;
+    }
+
+    private void consume(int n) {
+        System.arraycopy(in, n, in, 0, inLen - n);
+        inLen -= n;
+    }
+
+    /** Hands complete packets to waiting recv calls, then (active mode) to the owner; reports a close. */
+    void deliver() {
+        if (port.isClosed() || closedDone) { updateInterest(); return; }
+        while (true) {
+            Recv r = recvs.peek();
+            if (r == null && opts.active == InetOptions.PASSIVE) break;
+            int[] f = Packet.frame(in, inLen, opts.packet, opts.packetSize, r != null ? r.length : 0, opts.lineDelim);
+            if (f == null) break;
+            if (f[0] < 0) {
+                inLen = 0;
+                if (r != null) { recvs.poll(); cancel(r); async(r.caller, r.ref, ETuple.of(ERROR, EAtom.of("emsgsize"))); }
+                else vm.sendTo(port.owner, ETuple.of(EAtom.of("tcp_error"), port.id, EAtom.of("emsgsize")));
+                continue;
+            }
+            Term data = data(f[0], f[1]);
+            consume(f[1]);
+            if (r != null) {
+                recvs.poll();
+                cancel(r);
+                async(r.caller, r.ref, ETuple.of(EAtom.OK, data));
+            } else {
+                vm.sendTo(port.owner, ETuple.of(TCP, port.id, data));
+                if (opts.active == InetOptions.ONCE) opts.active = InetOptions.PASSIVE;
+                else if (opts.active == InetOptions.MULTI && --opts.activeN <= 0) {
+                    opts.active = InetOptions.PASSIVE;
+                    opts.activeN = 0;
+                    vm.sendTo(port.owner, ETuple.of(TCP_PASSIVE, port.id));
+                }
+            }
+        }
+        if (readEof && !closeReported && (!recvs.isEmpty() || opts.active != InetOptions.PASSIVE)) peerClosed();
+        updateInterest();
+    }
+
+    private void cancel(Recv r) { if (r.timer != null) r.timer.cancel(false); }
+
+    /** tcp_recv_closed: the peer closed (or reset) the connection and the buffered data is delivered. */
+    private void peerClosed() {
+        closeReported = true;
+        inLen = 0;
+        if (opts.active == InetOptions.PASSIVE) {
+            for (Recv r : recvs) { cancel(r); async(r.caller, r.ref, ETuple.of(ERROR, CLOSED)); }
+            recvs.clear();
+            if (opts.exitOnClose) closeChannel();
+        } else {
+            failSenders();
+            vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
+            if (opts.exitOnClose) vm.ports.driverExit(port);
+        }
+    }
+
+    /** port_command: frame, queue and write; the caller's inet_reply waits while the queue is above the high watermark. */
+    public synchronized void output(ErlProcess caller, byte[] data) {
+        EPid from = caller != null ? caller.pid : port.owner;
+        if (!connected || closedDone || writeShut || shutWrPending) {
+            reply(from, ETuple.of(ERROR, closeReported || closedDone || writeShut ? CLOSED : EAtom.of("enotconn")));
+            return;
+        }
+        byte[] h = Packet.header(opts.packet, data.length);
+        if (h == null) { reply(from, ETuple.of(ERROR, EAtom.of("emsgsize"))); return; }
+        if (h.length > 0) outQ.add(ByteBuffer.wrap(h));
+        outQ.add(ByteBuffer.wrap(data));
+        outBytes += h.length + data.length;
+        sendCnt++;
+        sendMax = Math.max(sendMax, data.length);
+        try {
+            flush();
+        } catch (IOException e) {
+            ioFailed(e);
+            reply(from, ETuple.of(ERROR, CLOSED));
+            deliver();
+            return;
+        }
+        if (outBytes <= HIGH_WATERMARK) reply(from, EAtom.OK);
+        else {
+            ScheduledFuture<?> t = opts.sendTimeout >= 0 ? IoLoop.get().after(opts.sendTimeout, () -> sendTimeout(from)) : null;
+            waitingSenders.add(new Object[] {from, t});
+        }
+        updateInterest();
+    }
+
+    private synchronized void sendTimeout(EPid from) {
+        for (Object[] w : waitingSenders) {
+            if (w[0] == from) {
+                waitingSenders.remove(w);
+                reply(from, ETuple.of(ERROR, TIMEOUT));
+                if (opts.sendTimeoutClose) { closeChannel(); }
+                return;
+            }
+        }
+    }
+
+    private void reply(EPid to, Term status) { vm.sendTo(to, ETuple.of(INET_REPLY, port.id, status)); }
+
+    private void failSenders() {
+        for (Object[] w : waitingSenders) {
+            if (w[1] instanceof ScheduledFuture<?> t) t.cancel(false);
+            reply((EPid) w[0], ETuple.of(ERROR, CLOSED));
+        }
+        waitingSenders.clear();
+        outQ.clear();
+        outBytes = 0;
+    }
+
+    void flush() throws IOException {
+        while (!outQ.isEmpty() && ch != null && ch.isOpen()) {
+            ByteBuffer b = outQ.peek();
+            int n = ch.write(b);
+            outBytes -= n;
+            sendOct += n;
+            if (b.hasRemaining()) break;
+            outQ.poll();
+        }
+        if (outBytes <= LOW_WATERMARK) {
+            for (Object[] w : waitingSenders) {
+                if (w[1] instanceof ScheduledFuture<?> t) t.cancel(false);
+                reply((EPid) w[0], EAtom.OK);
+            }
+            waitingSenders.clear();
+        }
+        if (outQ.isEmpty()) {
+            if (shutWrPending && ch != null && ch.isOpen()) { shutWrPending = false; writeShut = true; ch.shutdownOutput(); }
+            if (port.isClosed()) closeChannel();
+        }
+    }
+
+    Term shutdown(byte[] d) {
+        if (ch == null || !connected || closedDone) return InetCodec.error("enotconn");
+        int how = d.length > 0 ? d[0] : 2;
+        try {
+            if (how == 0 || how == 2) { ch.shutdownInput(); }
+            if (how == 1 || how == 2) {
+                if (outQ.isEmpty()) { writeShut = true; ch.shutdownOutput(); } else shutWrPending = true;
+            }
+        } catch (IOException e) {
+            return InetCodec.error(InetCodec.errno(e));
+        }
+        return InetCodec.ok();
+    }
+
+    byte[] stats(byte[] req) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte b : req) {
+            long v = switch (b) {
+                case 1 -> recvCnt; case 2 -> recvMax; case 3 -> recvCnt == 0 ? 0 : recvOct / recvCnt; case 4 -> 0;
+                case 5 -> sendCnt; case 6 -> sendMax; case 7 -> sendCnt == 0 ? 0 : sendOct / sendCnt; case 8 -> outBytes;
+                case 9 -> recvOct; case 10 -> sendOct; default -> 0;
+            };
+            out.write(b);
+            if (b == 9 || b == 10) { out.write((int) (v >>> 56)); out.write((int) (v >>> 48)); out.write((int) (v >>> 40)); out.write((int) (v >>> 32)); }
+            out.write((int) (v >>> 24)); out.write((int) (v >>> 16)); out.write((int) (v >>> 8)); out.write((int) v);
+        }
+        return out.toByteArray();
+    }
+
+    void closeChannel() {
+        closedDone = true;
+        try {
+            if (ch != null) ch.close();
+            if (srv != null) srv.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+        if (key != null) key.cancel();
+        IoLoop.get().wakeup();
+    }
+
+    /** The port closed: pending recvs fail, queued output is still written (linger) before the socket closes. */
+    void stopIo() {
+        for (Recv r : recvs) { cancel(r); async(r.caller, r.ref, ETuple.of(ERROR, CLOSED)); }
+        recvs.clear();
+        if (!outQ.isEmpty() && ch != null && ch.isOpen() && !closedDone) {
+            IoLoop.get().after(5000, () -> { synchronized (this) { closeChannel(); } });
+            if (key != null && key.isValid()) IoLoop.get().interest(key, SelectionKey.OP_WRITE);
+            return;
+        }
+        closeChannel();
+    }
+}
