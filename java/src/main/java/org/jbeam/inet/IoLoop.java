@@ -89,6 +89,23 @@ final class IoLoop {
     /** Wakes the poll thread so that closed channels' keys are deregistered (and their fds released). */
     void wakeup() { selector.wakeup(); }
 
+    /** Waits (briefly, bounded) until the poll thread has dropped a cancelled channel's registration. */
+    void awaitDeregistered(SelectableChannel ch) {
+        if (Thread.currentThread().getName().equals("jbeam-inet-poll")) return;
+        selector.wakeup();
+        long end = System.nanoTime() + 200_000_000L;
+        while (ch.isRegistered() && System.nanoTime() < end) {
+            selector.wakeup();
+            Thread.onSpinWait();
+            try {
+                Thread.sleep(0, 100_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     ScheduledFuture<?> after(long ms, Runnable r) {
         return timers.schedule(r, ms, TimeUnit.MILLISECONDS);
     }

@@ -326,6 +326,12 @@ abstract class TcpIo implements IoLoop.Handler {
 
     void closeChannel() {
         closedDone = true;
+        if (srv != null && key != null) {
+            // A registered channel's fd is released only when the poll thread deregisters its key; a listen
+            // socket must stop accepting now (a connect right after close must see econnrefused).
+            key.cancel();
+            IoLoop.get().awaitDeregistered(srv);
+        }
         try {
             if (ch != null) ch.close();
             if (srv != null) srv.close();
