@@ -184,6 +184,15 @@ public final class Interpreter {
                         sp = end;
                     }
                     case DEALLOCATE -> sp -= in.a;
+                    case Ops.DEALLOCATE_RETURN -> {
+                        Term[] s = stk;
+                        int top = sp - in.a - 1;
+                        ReturnAddr ra = (ReturnAddr) s[top];
+                        s[top] = null;
+                        sp = top;
+                        if (ra.module != mod) setCode(ra.module);
+                        pc = ra.pc;
+                    }
                     case TRIM -> sp -= in.a;
                     case INIT -> put(in.d, ENil.NIL);
                     case Ops.IS_LT_XK -> {
@@ -227,7 +236,12 @@ public final class Interpreter {
                     case IS_NIL -> { if (get(in.a) != ENil.NIL) pc = in.e; }
                     case IS_LIST -> { if (!(get(in.a) instanceof EList)) pc = in.e; }
                     case Ops.IS_NONEMPTY_LIST_X -> { if (!(x[in.a] instanceof ECons)) pc = in.e; }
+                    case Ops.IS_NONEMPTY_LIST_GET -> {
+                        if (x[in.a] instanceof ECons c) { x[in.b] = c.head; x[in.c] = c.tail; pc++; }
+                        else pc = in.e;
+                    }
                     case IS_NONEMPTY_LIST -> { if (!(get(in.a) instanceof ECons)) pc = in.e; }
+                    case Ops.IS_TUPLE_ARITY -> { if (x[in.a] instanceof ETuple t && t.arity() == in.b) pc++; else pc = in.e; }
                     case IS_TUPLE -> { if (!(get(in.a) instanceof ETuple)) pc = in.e; }
                     case TEST_ARITY -> { if (!(get(in.a) instanceof ETuple t) || t.arity() != in.b) pc = in.e; }
                     case IS_TAGGED_TUPLE -> {
@@ -256,6 +270,13 @@ public final class Interpreter {
                     case Ops.FSUB_R -> fr[in.d] = Floats.check(fr[in.a] - fr[in.b]);
                     case Ops.FMUL_R -> fr[in.d] = Floats.check(fr[in.a] * fr[in.b]);
                     case Ops.FDIV_R -> fr[in.d] = Floats.check(fr[in.a] / fr[in.b]);
+                    case BS_START_MATCH4, BS_GET_POSITION, BS_SET_POSITION, BS_GET_TAIL, BS_TEST_TAIL2, BS_TEST_UNIT,
+                         BS_SKIP_BITS2, BS_GET_INTEGER2, BS_GET_BINARY2, BS_MATCH_STRING, BS_CREATE_BIN -> {
+                        int r = BitSyntax.execute(this, in, pc);
+                        if (r != BitSyntax.NEXT) pc = r;
+                    }
+                    case Ops.IS_EQ_EXACT_XI -> { if (!(x[in.a] instanceof ESmall s) || s.value != in.f) pc = in.e; }
+                    case Ops.IS_NE_EXACT_XI -> { if (x[in.a] instanceof ESmall s && s.value == in.f) pc = in.e; }
                     default -> {
                         pc = SlowOps.execute(this, in, pc);
                         if (pc == LEAVE) return leaveOutcome;

@@ -38,6 +38,23 @@ final class SlowOps {
                 }
                 return it.bifSlow(in, pc);
             }
+            case Ops.BAND, Ops.BOR, Ops.BXOR, Ops.BSR -> {
+                if (it.get(in.a) instanceof ESmall a && it.get(in.b) instanceof ESmall b) {
+                    long r;
+                    switch (in.op) {
+                        case Ops.BAND -> r = a.value & b.value;
+                        case Ops.BOR -> r = a.value | b.value;
+                        case Ops.BXOR -> r = a.value ^ b.value;
+                        default -> {
+                            if (b.value < 0 || b.value > 63) return it.bifSlow(in, pc);
+                            r = a.value >> b.value;
+                        }
+                    }
+                    it.put(in.d, ESmall.of(r));
+                    return pc;
+                }
+                return it.bifSlow(in, pc);
+            }
             case INIT_YREGS -> { for (int r : (int[]) in.o) it.put(r, ENil.NIL); }
             case IS_EQ -> { if (!TermOrder.eq(it.get(in.a), it.get(in.b))) return in.e; }
             case IS_NE -> { if (TermOrder.eq(it.get(in.a), it.get(in.b))) return in.e; }

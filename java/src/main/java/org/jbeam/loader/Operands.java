@@ -20,6 +20,29 @@ final class Operands {
             resolve(tr, pc, in, tr.ops(pc));
             specialiseKinds(tr, in);
         }
+        for (int pc = 0; pc + 1 < tr.size(); pc++) fuse(tr.instr(pc), tr.instr(pc + 1));
+    }
+
+    /**
+     * Superinstructions for common pairs that cannot fail halfway: the first instruction takes an
+     * opcode that also performs the second and skips it. The second instruction stays in place
+     * (labels may point at it), so behaviour is unchanged when it is reached by a jump.
+     */
+    private static void fuse(Instr first, Instr next) {
+        switch (first.op) {
+            case Ops.IS_NONEMPTY_LIST_X -> {
+                if (next.op == Ops.GET_LIST_XXX && next.a == first.a) {
+                    first.op = Ops.IS_NONEMPTY_LIST_GET; first.b = next.b; first.c = next.c;
+                }
+            }
+            case DEALLOCATE -> { if (next.op == RETURN) first.op = Ops.DEALLOCATE_RETURN; }
+            case IS_TUPLE -> {
+                if (next.op == Ops.TEST_ARITY_X && Instr.isX(first.a) && next.a == first.a && next.e == first.e) {
+                    first.op = Ops.IS_TUPLE_ARITY; first.b = next.b;
+                }
+            }
+            default -> {}
+        }
     }
 
     /**
@@ -48,6 +71,11 @@ final class Operands {
                     in.op = eq ? Ops.IS_EQ_EXACT_XA : Ops.IS_NE_EXACT_XA; in.t = atom;
                 } else if (Instr.isX(in.b) && isK(in.a) && tr.constant(in.a) instanceof EAtom atom) {
                     in.op = eq ? Ops.IS_EQ_EXACT_XA : Ops.IS_NE_EXACT_XA; in.t = atom; in.a = in.b;
+                }
+                else if (Instr.isX(in.a) && isK(in.b) && tr.constant(in.b) instanceof ESmall k && k.value == (int) k.value) {
+                    in.op = eq ? Ops.IS_EQ_EXACT_XI : Ops.IS_NE_EXACT_XI; in.f = (int) k.value;
+                } else if (Instr.isX(in.b) && isK(in.a) && tr.constant(in.a) instanceof ESmall k && k.value == (int) k.value) {
+                    in.op = eq ? Ops.IS_EQ_EXACT_XI : Ops.IS_NE_EXACT_XI; in.f = (int) k.value; in.a = in.b;
                 }
             }
             case IS_NONEMPTY_LIST -> { if (Instr.isX(in.a)) in.op = Ops.IS_NONEMPTY_LIST_X; }
