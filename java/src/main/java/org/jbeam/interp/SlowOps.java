@@ -92,8 +92,6 @@ final class SlowOps {
             case RAISE -> Exceptions.raise(it.get(in.a), it.get(in.b));
             case RAW_RAISE -> Exceptions.rawRaise(x[0], x[1], x[2]);
             case BUILD_STACKTRACE -> x[0] = Exceptions.buildStacktrace(x[0]);
-            case CALL_FUN -> { return it.callFun(x[in.a], in.a, in.ret, pc); }
-            case CALL_FUN2 -> { return it.callFun(it.get(in.b), in.a, in.ret, pc); }
             case APPLY -> { return it.apply(in.a, in.ret, pc); }
             case APPLY_LAST -> { it.deallocate(in.c); return it.apply(in.a, null, pc); }
             case MAKE_FUN2 -> {
