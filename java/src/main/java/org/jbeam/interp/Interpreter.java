@@ -126,67 +126,67 @@ public final class Interpreter {
             Instr in = code[pc++];
             try {
                 switch (in.op) {
-                    case Ops.MOVE_XX -> x[in.d] = x[in.a];
-                    case Ops.MOVE_XY -> stk[sp - 1 - in.d] = x[in.a];
-                    case Ops.MOVE_YX -> x[in.d] = stk[sp - 1 - in.a];
-                    case Ops.MOVE_KX -> x[in.d] = in.t;
-                    case MOVE -> put(in.d, get(in.a));
-                    case CALL -> {
+                    case Ops.MOVE_XX -> { pin(); x[in.d] = x[in.a]; }
+                    case Ops.MOVE_XY -> { pin(); stk[sp - 1 - in.d] = x[in.a]; }
+                    case Ops.MOVE_YX -> { pin(); x[in.d] = stk[sp - 1 - in.a]; }
+                    case Ops.MOVE_KX -> { pin(); x[in.d] = in.t; }
+                    case MOVE -> { pin(); put(in.d, get(in.a)); }
+                    case CALL -> { pin();
                         push(in.ret);
                         if (--reds <= 0) return suspend(in.b, in.a, YIELDED);
                         pc = in.b;
                     }
-                    case CALL_LAST -> {
+                    case CALL_LAST -> { pin();
                         sp -= in.c;
                         if (--reds <= 0) return suspend(in.b, in.a, YIELDED);
                         pc = in.b;
                     }
-                    case CALL_ONLY -> {
+                    case CALL_ONLY -> { pin();
                         if (--reds <= 0) return suspend(in.b, in.a, YIELDED);
                         pc = in.b;
                     }
-                    case CALL_EXT -> pc = callExport((Export) in.o, in.a, in.ret, pc);
-                    case CALL_EXT_LAST -> { sp -= in.c; pc = callExport((Export) in.o, in.a, null, pc); }
-                    case CALL_EXT_ONLY -> pc = callExport((Export) in.o, in.a, null, pc);
-                    case CALL_FUN2 -> pc = callFun(get(in.b), in.a, in.ret, pc);
-                    case CALL_FUN -> pc = callFun(x[in.a], in.a, in.ret, pc);
-                    case RETURN -> {
+                    case CALL_EXT -> { pin(); pc = callExport((Export) in.o, in.a, in.ret, pc); }
+                    case CALL_EXT_LAST -> { pin(); sp -= in.c; pc = callExport((Export) in.o, in.a, null, pc); }
+                    case CALL_EXT_ONLY -> { pin(); pc = callExport((Export) in.o, in.a, null, pc); }
+                    case CALL_FUN2 -> { pin(); pc = callFun(get(in.b), in.a, in.ret, pc); }
+                    case CALL_FUN -> { pin(); pc = callFun(x[in.a], in.a, in.ret, pc); }
+                    case RETURN -> { pin();
                         ReturnAddr ra = (ReturnAddr) stk[--sp];
                         stk[sp] = null;
                         if (ra.module != mod) setCode(ra.module);
                         pc = ra.pc;
                     }
-                    case Ops.ADD -> {
+                    case Ops.ADD -> { pin();
                         if (get(in.a) instanceof ESmall a && get(in.b) instanceof ESmall b) {
                             long r = a.value + b.value;
                             if (((a.value ^ r) & (b.value ^ r)) >= 0) { put(in.d, ESmall.of(r)); break; }
                         }
                         pc = bifSlow(in, pc);
                     }
-                    case Ops.SUB -> {
+                    case Ops.SUB -> { pin();
                         if (get(in.a) instanceof ESmall a && get(in.b) instanceof ESmall b) {
                             long r = a.value - b.value;
                             if (((a.value ^ b.value) & (a.value ^ r)) >= 0) { put(in.d, ESmall.of(r)); break; }
                         }
                         pc = bifSlow(in, pc);
                     }
-                    case Ops.ELEMENT -> {
+                    case Ops.ELEMENT -> { pin();
                         if (get(in.a) instanceof ESmall i && get(in.b) instanceof ETuple t && i.value >= 1 && i.value <= t.arity()) {
                             put(in.d, t.get((int) i.value - 1));
                             break;
                         }
                         pc = bifSlow(in, pc);
                     }
-                    case BIF0, BIF1, BIF2, GC_BIF1, GC_BIF2, GC_BIF3 -> pc = bifSlow(in, pc);
-                    case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> {
+                    case BIF0, BIF1, BIF2, GC_BIF1, GC_BIF2, GC_BIF3 -> { pin(); pc = bifSlow(in, pc); }
+                    case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> { pin();
                         int top = sp, end = top + in.a;
                         if (end > stk.length) growStack(in.a);
                         Term[] s = stk;
                         while (top < end) s[top++] = null;
                         sp = end;
                     }
-                    case DEALLOCATE -> sp -= in.a;
-                    case Ops.DEALLOCATE_RETURN -> {
+                    case DEALLOCATE -> { pin(); sp -= in.a; }
+                    case Ops.DEALLOCATE_RETURN -> { pin();
                         Term[] s = stk;
                         int top = sp - in.a - 1;
                         ReturnAddr ra = (ReturnAddr) s[top];
@@ -195,68 +195,68 @@ public final class Interpreter {
                         if (ra.module != mod) setCode(ra.module);
                         pc = ra.pc;
                     }
-                    case TRIM -> sp -= in.a;
-                    case INIT -> put(in.d, ENil.NIL);
+                    case TRIM -> { pin(); sp -= in.a; }
+                    case INIT -> { pin(); put(in.d, ENil.NIL); }
                     // All term comparisons share one helper, so its type profile covers every
                     // comparison site and a rare non-integer operand does not deoptimise the loop.
-                    case Ops.IS_LT_XK -> { if (!less(x[in.a], in.t)) pc = in.e; }
-                    case Ops.IS_GE_XK -> { if (less(x[in.a], in.t)) pc = in.e; }
-                    case Ops.IS_LT_KX -> { if (!less(in.t, x[in.b])) pc = in.e; }
-                    case Ops.IS_GE_KX -> { if (less(in.t, x[in.b])) pc = in.e; }
-                    case Ops.IS_LT_XX -> { if (!less(x[in.a], x[in.b])) pc = in.e; }
-                    case Ops.IS_GE_XX -> { if (less(x[in.a], x[in.b])) pc = in.e; }
-                    case IS_LT -> { if (!less(get(in.a), get(in.b))) pc = in.e; }
-                    case IS_GE -> { if (less(get(in.a), get(in.b))) pc = in.e; }
-                    case Ops.IS_EQ_EXACT_XA -> { if (x[in.a] != in.t) pc = in.e; }
-                    case Ops.IS_NE_EXACT_XA -> { if (x[in.a] == in.t) pc = in.e; }
-                    case IS_EQ_EXACT -> { if (!get(in.a).equals(get(in.b))) pc = in.e; }
-                    case IS_NE_EXACT -> { if (get(in.a).equals(get(in.b))) pc = in.e; }
-                    case IS_INTEGER -> { if (!(get(in.a) instanceof EInteger)) pc = in.e; }
-                    case IS_ATOM -> { if (!(get(in.a) instanceof EAtom)) pc = in.e; }
-                    case IS_NIL -> { if (get(in.a) != ENil.NIL) pc = in.e; }
-                    case IS_LIST -> { if (!(get(in.a) instanceof EList)) pc = in.e; }
-                    case Ops.IS_NONEMPTY_LIST_X -> { if (!(x[in.a] instanceof ECons)) pc = in.e; }
-                    case Ops.IS_NONEMPTY_LIST_GET -> {
+                    case Ops.IS_LT_XK -> { pin(); if (!less(x[in.a], in.t)) pc = in.e; }
+                    case Ops.IS_GE_XK -> { pin(); if (less(x[in.a], in.t)) pc = in.e; }
+                    case Ops.IS_LT_KX -> { pin(); if (!less(in.t, x[in.b])) pc = in.e; }
+                    case Ops.IS_GE_KX -> { pin(); if (less(in.t, x[in.b])) pc = in.e; }
+                    case Ops.IS_LT_XX -> { pin(); if (!less(x[in.a], x[in.b])) pc = in.e; }
+                    case Ops.IS_GE_XX -> { pin(); if (less(x[in.a], x[in.b])) pc = in.e; }
+                    case IS_LT -> { pin(); if (!less(get(in.a), get(in.b))) pc = in.e; }
+                    case IS_GE -> { pin(); if (less(get(in.a), get(in.b))) pc = in.e; }
+                    case Ops.IS_EQ_EXACT_XA -> { pin(); if (x[in.a] != in.t) pc = in.e; }
+                    case Ops.IS_NE_EXACT_XA -> { pin(); if (x[in.a] == in.t) pc = in.e; }
+                    case IS_EQ_EXACT -> { pin(); if (!get(in.a).equals(get(in.b))) pc = in.e; }
+                    case IS_NE_EXACT -> { pin(); if (get(in.a).equals(get(in.b))) pc = in.e; }
+                    case IS_INTEGER -> { pin(); if (!(get(in.a) instanceof EInteger)) pc = in.e; }
+                    case IS_ATOM -> { pin(); if (!(get(in.a) instanceof EAtom)) pc = in.e; }
+                    case IS_NIL -> { pin(); if (get(in.a) != ENil.NIL) pc = in.e; }
+                    case IS_LIST -> { pin(); if (!(get(in.a) instanceof EList)) pc = in.e; }
+                    case Ops.IS_NONEMPTY_LIST_X -> { pin(); if (!(x[in.a] instanceof ECons)) pc = in.e; }
+                    case Ops.IS_NONEMPTY_LIST_GET -> { pin();
                         if (x[in.a] instanceof ECons c) { x[in.b] = c.head; x[in.c] = c.tail; pc++; }
                         else pc = in.e;
                     }
-                    case IS_NONEMPTY_LIST -> { if (!(get(in.a) instanceof ECons)) pc = in.e; }
-                    case Ops.IS_TUPLE_ARITY -> { if (x[in.a] instanceof ETuple t && t.arity() == in.b) pc++; else pc = in.e; }
-                    case IS_TUPLE -> { if (!(get(in.a) instanceof ETuple)) pc = in.e; }
-                    case TEST_ARITY -> { if (!(get(in.a) instanceof ETuple t) || t.arity() != in.b) pc = in.e; }
-                    case IS_TAGGED_TUPLE -> {
+                    case IS_NONEMPTY_LIST -> { pin(); if (!(get(in.a) instanceof ECons)) pc = in.e; }
+                    case Ops.IS_TUPLE_ARITY -> { pin(); if (x[in.a] instanceof ETuple t && t.arity() == in.b) pc++; else pc = in.e; }
+                    case IS_TUPLE -> { pin(); if (!(get(in.a) instanceof ETuple)) pc = in.e; }
+                    case TEST_ARITY -> { pin(); if (!(get(in.a) instanceof ETuple t) || t.arity() != in.b) pc = in.e; }
+                    case IS_TAGGED_TUPLE -> { pin();
                         if (!(get(in.a) instanceof ETuple t) || t.arity() != in.b || t.get(0) != in.t) pc = in.e;
                     }
-                    case SELECT_VAL -> {
+                    case SELECT_VAL -> { pin();
                         int t = ((SelectTable) in.o).lookup(get(in.a));
                         pc = t >= 0 ? t : in.e;
                     }
-                    case JUMP -> pc = in.a;
-                    case Ops.GET_LIST_XXX -> { ECons c = (ECons) x[in.a]; x[in.b] = c.head; x[in.c] = c.tail; }
-                    case GET_LIST -> { ECons c = (ECons) get(in.a); put(in.b, c.head); put(in.c, c.tail); }
-                    case GET_HD -> put(in.d, ((ECons) get(in.a)).head);
-                    case GET_TL -> put(in.d, ((ECons) get(in.a)).tail);
-                    case GET_TUPLE_ELEMENT -> put(in.d, ((ETuple) get(in.a)).get(in.b));
-                    case Ops.PUT_LIST_XXX -> x[in.d] = new ECons(x[in.a], x[in.b]);
-                    case Ops.GET_TUPLE_ELEMENT_XX -> x[in.d] = ((ETuple) x[in.a]).get(in.b);
-                    case Ops.TEST_ARITY_X -> { if (!(x[in.a] instanceof ETuple t) || t.arity() != in.b) pc = in.e; }
-                    case PUT_LIST -> put(in.d, new ECons(get(in.a), get(in.b)));
-                    case PUT_TUPLE2 -> putTuple(in);
-                    case Ops.FMOVE_RR -> fr[in.d] = fr[in.a];
-                    case Ops.FMOVE_RT -> put(in.d, new EFloat(fr[in.a]));
-                    case Ops.FMOVE_TR -> fr[in.d] = Floats.toDouble(get(in.a));
-                    case FCONV -> fr[in.d & Instr.INDEX_MASK] = Floats.toDouble(get(in.a));
-                    case Ops.FADD_R -> fr[in.d] = Floats.check(fr[in.a] + fr[in.b]);
-                    case Ops.FSUB_R -> fr[in.d] = Floats.check(fr[in.a] - fr[in.b]);
-                    case Ops.FMUL_R -> fr[in.d] = Floats.check(fr[in.a] * fr[in.b]);
-                    case Ops.FDIV_R -> fr[in.d] = Floats.check(fr[in.a] / fr[in.b]);
+                    case JUMP -> { pin(); pc = in.a; }
+                    case Ops.GET_LIST_XXX -> { pin(); ECons c = (ECons) x[in.a]; x[in.b] = c.head; x[in.c] = c.tail; }
+                    case GET_LIST -> { pin(); ECons c = (ECons) get(in.a); put(in.b, c.head); put(in.c, c.tail); }
+                    case GET_HD -> { pin(); put(in.d, ((ECons) get(in.a)).head); }
+                    case GET_TL -> { pin(); put(in.d, ((ECons) get(in.a)).tail); }
+                    case GET_TUPLE_ELEMENT -> { pin(); put(in.d, ((ETuple) get(in.a)).get(in.b)); }
+                    case Ops.PUT_LIST_XXX -> { pin(); x[in.d] = new ECons(x[in.a], x[in.b]); }
+                    case Ops.GET_TUPLE_ELEMENT_XX -> { pin(); x[in.d] = ((ETuple) x[in.a]).get(in.b); }
+                    case Ops.TEST_ARITY_X -> { pin(); if (!(x[in.a] instanceof ETuple t) || t.arity() != in.b) pc = in.e; }
+                    case PUT_LIST -> { pin(); put(in.d, new ECons(get(in.a), get(in.b))); }
+                    case PUT_TUPLE2 -> { pin(); putTuple(in); }
+                    case Ops.FMOVE_RR -> { pin(); fr[in.d] = fr[in.a]; }
+                    case Ops.FMOVE_RT -> { pin(); put(in.d, new EFloat(fr[in.a])); }
+                    case Ops.FMOVE_TR -> { pin(); fr[in.d] = Floats.toDouble(get(in.a)); }
+                    case FCONV -> { pin(); fr[in.d & Instr.INDEX_MASK] = Floats.toDouble(get(in.a)); }
+                    case Ops.FADD_R -> { pin(); fr[in.d] = Floats.check(fr[in.a] + fr[in.b]); }
+                    case Ops.FSUB_R -> { pin(); fr[in.d] = Floats.check(fr[in.a] - fr[in.b]); }
+                    case Ops.FMUL_R -> { pin(); fr[in.d] = Floats.check(fr[in.a] * fr[in.b]); }
+                    case Ops.FDIV_R -> { pin(); fr[in.d] = Floats.check(fr[in.a] / fr[in.b]); }
                     case BS_START_MATCH4, BS_GET_POSITION, BS_SET_POSITION, BS_GET_TAIL, BS_TEST_TAIL2, BS_TEST_UNIT,
                          BS_SKIP_BITS2, BS_GET_INTEGER2, BS_GET_BINARY2, BS_MATCH_STRING, BS_CREATE_BIN -> {
                         int r = BitSyntax.execute(this, in, pc);
                         if (r != BitSyntax.NEXT) pc = r;
                     }
-                    case Ops.IS_EQ_EXACT_XI -> { if (!(x[in.a] instanceof ESmall s) || s.value != in.f) pc = in.e; }
-                    case Ops.IS_NE_EXACT_XI -> { if (x[in.a] instanceof ESmall s && s.value == in.f) pc = in.e; }
+                    case Ops.IS_EQ_EXACT_XI -> { pin(); if (!(x[in.a] instanceof ESmall s) || s.value != in.f) pc = in.e; }
+                    case Ops.IS_NE_EXACT_XI -> { pin(); if (x[in.a] instanceof ESmall s && s.value == in.f) pc = in.e; }
                     default -> {
                         pc = SlowOps.execute(this, in, pc);
                         if (pc == LEAVE) return leaveOutcome;
@@ -280,6 +280,12 @@ public final class Interpreter {
         vm.logInternal(bug);
         return Exceptions.handle(this, ex, pc - 1, in);
     }
+
+    private static volatile int barrier;
+
+    /** A compiler barrier at the top of each case: keeps C2 from hoisting the operand loads of all
+     *  cases above the dispatch jump (where it would compute and spill them for every instruction). */
+    private static void pin() { int unused = barrier; }
 
     /** Term order {@code a < b} with the small-integer case inline. */
     private static boolean less(Term a, Term b) {
