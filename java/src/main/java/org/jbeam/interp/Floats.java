@@ -8,7 +8,10 @@ final class Floats {
     private Floats() {}
 
     static double toDouble(Term t) {
-        if (t instanceof EFloat f) return f.value;
+        return t instanceof EFloat f ? f.value : slowToDouble(t);
+    }
+
+    private static double slowToDouble(Term t) {
         if (t instanceof ESmall s) return (double) s.value;
         if (t instanceof EBig b) {
             double d = b.value.doubleValue();
@@ -19,7 +22,7 @@ final class Floats {
     }
 
     static double check(double d) {
-        if (Double.isNaN(d) || Double.isInfinite(d)) throw ErlangException.badarith();
-        return d;
+        if (Math.abs(d) <= Double.MAX_VALUE) return d; // false for NaN and the infinities
+        throw ErlangException.badarith();
     }
 }

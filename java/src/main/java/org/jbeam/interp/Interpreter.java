@@ -85,11 +85,12 @@ public final class Interpreter {
 
     // ---- operand access ----
 
-    Term get(int op) {
-        if (op < Instr.Y) return x[op];
-        if (op < Instr.K) return stk[sp - 1 - (op & Instr.INDEX_MASK)];
-        return consts[op & Instr.INDEX_MASK];
-    }
+    // Kept under HotSpot's MaxInlineSize (35 bytes) so they inline into the loop on any profile.
+    Term get(int op) { return op < Instr.Y ? x[op] : getYK(op); }
+
+    private Term getYK(int op) { return op < Instr.K ? getY(op) : consts[op & Instr.INDEX_MASK]; }
+
+    private Term getY(int op) { return stk[sp + ~(op & Instr.INDEX_MASK)]; }
 
     void put(int op, Term v) {
         if (op < Instr.Y) x[op] = v;
@@ -118,231 +119,197 @@ public final class Interpreter {
 
     // ---- the loop ----
 
+    /** Returned by {@link SlowOps#execute} (as the next pc) when the loop must return {@link #leaveOutcome}. */
+    static final int LEAVE = Integer.MIN_VALUE;
+    int leaveOutcome;
+
+    // The hot instructions only: the loop must stay small so that C2 compiles it quickly and
+    // inlines the operand accessors (see ADR 0002). Everything else is in SlowOps.
     private int loop(int pc) {
+        final Term[] x = this.x;
         while (true) {
             Instr in = code[pc++];
             try {
                 switch (in.op) {
-                    case MOVE -> put(in.d, get(in.a));
-                    case CALL -> {
+                    case Ops.MOVE_XX -> { pin(); x[in.d] = x[in.a]; }
+                    case Ops.MOVE_XY -> { pin(); stk[sp - 1 - in.d] = x[in.a]; }
+                    case Ops.MOVE_YX -> { pin(); x[in.d] = stk[sp - 1 - in.a]; }
+                    case Ops.MOVE_KX -> { pin(); x[in.d] = in.t; }
+                    case MOVE -> { pin(); put(in.d, get(in.a)); }
+                    case CALL -> { pin();
                         push(in.ret);
                         if (--reds <= 0) return suspend(in.b, in.a, YIELDED);
                         pc = in.b;
                     }
-                    case CALL_LAST -> {
-                        deallocate(in.c);
+                    case CALL_LAST -> { pin();
+                        sp -= in.c;
                         if (--reds <= 0) return suspend(in.b, in.a, YIELDED);
                         pc = in.b;
                     }
-                    case CALL_ONLY -> {
+                    case CALL_ONLY -> { pin();
                         if (--reds <= 0) return suspend(in.b, in.a, YIELDED);
                         pc = in.b;
                     }
-                    case CALL_EXT -> pc = callExport((Export) in.o, in.a, in.ret, pc);
-                    case CALL_EXT_LAST -> { deallocate(in.c); pc = callExport((Export) in.o, in.a, null, pc); }
-                    case CALL_EXT_ONLY -> pc = callExport((Export) in.o, in.a, null, pc);
-                    case Ops.CALL_NATIVE -> {
-                        BifTable.Entry e = (BifTable.Entry) in.o;
-                        Term r = invokeNative(e, in.a);
-                        if (r instanceof Trap t) pc = trap(t, null, pc);
-                        else { x[0] = r; pc = doReturn(); }
+                    case CALL_EXT -> { pin(); pc = callExport((Export) in.o, in.a, in.ret, pc); }
+                    case CALL_EXT_LAST -> { pin(); sp -= in.c; pc = callExport((Export) in.o, in.a, null, pc); }
+                    case CALL_EXT_ONLY -> { pin(); pc = callExport((Export) in.o, in.a, null, pc); }
+                    case CALL_FUN2 -> { pin(); pc = callFun(get(in.b), in.a, in.ret, pc); }
+                    case CALL_FUN -> { pin(); pc = callFun(x[in.a], in.a, in.ret, pc); }
+                    case RETURN -> { pin();
+                        ReturnAddr ra = (ReturnAddr) stk[--sp];
+                        stk[sp] = null;
+                        if (ra.module != mod) setCode(ra.module);
+                        pc = ra.pc;
                     }
-                    case RETURN -> pc = doReturn();
-                    case BIF0, BIF1, BIF2, GC_BIF1, GC_BIF2, GC_BIF3 -> {
-                        Term r = guardBif(in);
-                        if (r == null) pc = in.e;
-                        else put(in.d, r);
-                    }
-                    case Ops.ADD -> {
-                        Term a = get(in.a), b = get(in.b);
-                        if (a instanceof ESmall x && b instanceof ESmall y) {
-                            long r = x.value + y.value;
-                            if (((x.value ^ r) & (y.value ^ r)) >= 0) { put(in.d, ESmall.of(r)); break; }
+                    case Ops.ADD -> { pin();
+                        if (get(in.a) instanceof ESmall a && get(in.b) instanceof ESmall b) {
+                            long r = a.value + b.value;
+                            if (((a.value ^ r) & (b.value ^ r)) >= 0) { put(in.d, ESmall.of(r)); break; }
                         }
-                        Term r = guardBif(in);
-                        if (r == null) pc = in.e; else put(in.d, r);
+                        pc = bifSlow(in, pc);
                     }
-                    case Ops.SUB -> {
-                        Term a = get(in.a), b = get(in.b);
-                        if (a instanceof ESmall x && b instanceof ESmall y) {
-                            long r = x.value - y.value;
-                            if (((x.value ^ y.value) & (x.value ^ r)) >= 0) { put(in.d, ESmall.of(r)); break; }
+                    case Ops.SUB -> { pin();
+                        if (get(in.a) instanceof ESmall a && get(in.b) instanceof ESmall b) {
+                            long r = a.value - b.value;
+                            if (((a.value ^ b.value) & (a.value ^ r)) >= 0) { put(in.d, ESmall.of(r)); break; }
                         }
-                        Term r = guardBif(in);
-                        if (r == null) pc = in.e; else put(in.d, r);
+                        pc = bifSlow(in, pc);
                     }
-                    case Ops.MUL -> {
-                        Term a = get(in.a), b = get(in.b);
-                        if (a instanceof ESmall x && b instanceof ESmall y) {
-                            long hi = Math.multiplyHigh(x.value, y.value), lo = x.value * y.value;
-                            if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) { put(in.d, ESmall.of(lo)); break; }
-                        }
-                        Term r = guardBif(in);
-                        if (r == null) pc = in.e; else put(in.d, r);
-                    }
-                    case Ops.ELEMENT -> {
+                    case Ops.ELEMENT -> { pin();
                         if (get(in.a) instanceof ESmall i && get(in.b) instanceof ETuple t && i.value >= 1 && i.value <= t.arity()) {
                             put(in.d, t.get((int) i.value - 1));
                             break;
                         }
-                        Term r = guardBif(in);
-                        if (r == null) pc = in.e; else put(in.d, r);
+                        pc = bifSlow(in, pc);
                     }
-                    case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> allocate(in.a);
-                    case DEALLOCATE -> deallocate(in.a);
-                    case TRIM -> sp -= in.a;
-                    case INIT -> put(in.d, ENil.NIL);
-                    case INIT_YREGS -> { for (int r : (int[]) in.o) put(r, ENil.NIL); }
-                    case IS_LT -> {
-                        Term a = get(in.a), b = get(in.b);
-                        if (a instanceof ESmall x && b instanceof ESmall y ? x.value >= y.value : TermOrder.compare(a, b) >= 0) pc = in.e;
+                    case BIF0, BIF1, BIF2, GC_BIF1, GC_BIF2, GC_BIF3 -> { pin(); pc = bifSlow(in, pc); }
+                    case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> { pin();
+                        int top = sp, end = top + in.a;
+                        if (end > stk.length) growStack(in.a);
+                        Term[] s = stk;
+                        while (top < end) s[top++] = null;
+                        sp = end;
                     }
-                    case IS_GE -> {
-                        Term a = get(in.a), b = get(in.b);
-                        if (a instanceof ESmall x && b instanceof ESmall y ? x.value < y.value : TermOrder.compare(a, b) < 0) pc = in.e;
+                    case DEALLOCATE -> { pin(); sp -= in.a; }
+                    case Ops.DEALLOCATE_RETURN -> { pin();
+                        Term[] s = stk;
+                        int top = sp - in.a - 1;
+                        ReturnAddr ra = (ReturnAddr) s[top];
+                        s[top] = null;
+                        sp = top;
+                        if (ra.module != mod) setCode(ra.module);
+                        pc = ra.pc;
                     }
-                    case IS_EQ -> { if (!TermOrder.eq(get(in.a), get(in.b))) pc = in.e; }
-                    case IS_NE -> { if (TermOrder.eq(get(in.a), get(in.b))) pc = in.e; }
-                    case IS_EQ_EXACT -> { if (!get(in.a).equals(get(in.b))) pc = in.e; }
-                    case IS_NE_EXACT -> { if (get(in.a).equals(get(in.b))) pc = in.e; }
-                    case IS_INTEGER -> { if (!(get(in.a) instanceof EInteger)) pc = in.e; }
-                    case IS_FLOAT -> { if (!(get(in.a) instanceof EFloat)) pc = in.e; }
-                    case IS_NUMBER -> { if (!(get(in.a) instanceof ENumber)) pc = in.e; }
-                    case IS_ATOM -> { if (!(get(in.a) instanceof EAtom)) pc = in.e; }
-                    case IS_PID -> { if (!(get(in.a) instanceof EPid)) pc = in.e; }
-                    case IS_REFERENCE -> { if (!(get(in.a) instanceof ERef)) pc = in.e; }
-                    case IS_PORT -> { if (!(get(in.a) instanceof EPort)) pc = in.e; }
-                    case IS_NIL -> { if (get(in.a) != ENil.NIL) pc = in.e; }
-                    case IS_BINARY -> { if (!(get(in.a) instanceof EBitString b) || !b.isBinaryAligned()) pc = in.e; }
-                    case IS_BITSTR -> { if (!(get(in.a) instanceof EBitString)) pc = in.e; }
-                    case IS_LIST -> { if (!(get(in.a) instanceof EList)) pc = in.e; }
-                    case IS_NONEMPTY_LIST -> { if (!(get(in.a) instanceof ECons)) pc = in.e; }
-                    case IS_TUPLE -> { if (!(get(in.a) instanceof ETuple)) pc = in.e; }
-                    case IS_MAP -> { if (!(get(in.a) instanceof EMap)) pc = in.e; }
-                    case IS_FUNCTION -> { if (!(get(in.a) instanceof EFun)) pc = in.e; }
-                    case IS_FUNCTION2 -> { if (!isFunction2(get(in.a), get(in.b))) pc = in.e; }
-                    case IS_BOOLEAN -> { Term t = get(in.a); if (t != EAtom.TRUE && t != EAtom.FALSE) pc = in.e; }
-                    case TEST_ARITY -> { if (!(get(in.a) instanceof ETuple t) || t.arity() != in.b) pc = in.e; }
-                    case IS_TAGGED_TUPLE -> {
+                    case TRIM -> { pin(); sp -= in.a; }
+                    case INIT -> { pin(); put(in.d, ENil.NIL); }
+                    // All term comparisons share one helper, so its type profile covers every
+                    // comparison site and a rare non-integer operand does not deoptimise the loop.
+                    case Ops.IS_LT_XK -> { pin(); if (!less(x[in.a], in.t)) pc = in.e; }
+                    case Ops.IS_GE_XK -> { pin(); if (less(x[in.a], in.t)) pc = in.e; }
+                    case Ops.IS_LT_KX -> { pin(); if (!less(in.t, x[in.b])) pc = in.e; }
+                    case Ops.IS_GE_KX -> { pin(); if (less(in.t, x[in.b])) pc = in.e; }
+                    case Ops.IS_LT_XX -> { pin(); if (!less(x[in.a], x[in.b])) pc = in.e; }
+                    case Ops.IS_GE_XX -> { pin(); if (less(x[in.a], x[in.b])) pc = in.e; }
+                    case IS_LT -> { pin(); if (!less(get(in.a), get(in.b))) pc = in.e; }
+                    case IS_GE -> { pin(); if (less(get(in.a), get(in.b))) pc = in.e; }
+                    case Ops.IS_EQ_EXACT_XA -> { pin(); if (x[in.a] != in.t) pc = in.e; }
+                    case Ops.IS_NE_EXACT_XA -> { pin(); if (x[in.a] == in.t) pc = in.e; }
+                    case IS_EQ_EXACT -> { pin(); if (!get(in.a).equals(get(in.b))) pc = in.e; }
+                    case IS_NE_EXACT -> { pin(); if (get(in.a).equals(get(in.b))) pc = in.e; }
+                    case IS_INTEGER -> { pin(); if (!(get(in.a) instanceof EInteger)) pc = in.e; }
+                    case IS_ATOM -> { pin(); if (!(get(in.a) instanceof EAtom)) pc = in.e; }
+                    case IS_NIL -> { pin(); if (get(in.a) != ENil.NIL) pc = in.e; }
+                    case IS_LIST -> { pin(); if (!(get(in.a) instanceof EList)) pc = in.e; }
+                    case Ops.IS_NONEMPTY_LIST_X -> { pin(); if (!(x[in.a] instanceof ECons)) pc = in.e; }
+                    case Ops.IS_NONEMPTY_LIST_GET -> { pin();
+                        if (x[in.a] instanceof ECons c) { x[in.b] = c.head; x[in.c] = c.tail; pc++; }
+                        else pc = in.e;
+                    }
+                    case IS_NONEMPTY_LIST -> { pin(); if (!(get(in.a) instanceof ECons)) pc = in.e; }
+                    case Ops.IS_TUPLE_ARITY -> { pin(); if (x[in.a] instanceof ETuple t && t.arity() == in.b) pc++; else pc = in.e; }
+                    case IS_TUPLE -> { pin(); if (!(get(in.a) instanceof ETuple)) pc = in.e; }
+                    case TEST_ARITY -> { pin(); if (!(get(in.a) instanceof ETuple t) || t.arity() != in.b) pc = in.e; }
+                    case IS_TAGGED_TUPLE -> { pin();
                         if (!(get(in.a) instanceof ETuple t) || t.arity() != in.b || t.get(0) != in.t) pc = in.e;
                     }
-                    case SELECT_VAL -> {
+                    case SELECT_VAL -> { pin();
                         int t = ((SelectTable) in.o).lookup(get(in.a));
                         pc = t >= 0 ? t : in.e;
                     }
-                    case SELECT_TUPLE_ARITY -> {
-                        Term v = get(in.a);
-                        int t = v instanceof ETuple tu ? ((SelectTable) in.o).lookupArity(tu.arity()) : -1;
-                        pc = t >= 0 ? t : in.e;
-                    }
-                    case JUMP -> pc = in.a;
-                    case GET_LIST -> { ECons c = (ECons) get(in.a); put(in.b, c.head); put(in.c, c.tail); }
-                    case GET_HD -> put(in.d, ((ECons) get(in.a)).head);
-                    case GET_TL -> put(in.d, ((ECons) get(in.a)).tail);
-                    case GET_TUPLE_ELEMENT -> put(in.d, ((ETuple) get(in.a)).get(in.b));
-                    case SET_TUPLE_ELEMENT -> put(in.b, ((ETuple) get(in.b)).with(in.c, get(in.a)));
-                    case PUT_LIST -> put(in.d, new ECons(get(in.a), get(in.b)));
-                    case PUT_TUPLE2 -> {
-                        int[] srcs = (int[]) in.o;
-                        Term[] el = new Term[srcs.length];
-                        for (int i = 0; i < el.length; i++) el[i] = get(srcs[i]);
-                        put(in.d, new ETuple(el));
-                    }
-                    case SWAP -> { Term t = get(in.a); put(in.a, get(in.b)); put(in.b, t); }
-                    case BADMATCH -> throw ErlangException.error(ETuple.of(EAtom.BADMATCH, get(in.a)));
-                    case CASE_END -> throw ErlangException.error(ETuple.of(EAtom.CASE_CLAUSE, get(in.a)));
-                    case TRY_CASE_END -> throw ErlangException.error(ETuple.of(EAtom.TRY_CLAUSE, get(in.a)));
-                    case BADRECORD -> throw ErlangException.error(ETuple.of(EAtom.BADRECORD, get(in.a)));
-                    case IF_END -> throw ErlangException.error(EAtom.IF_CLAUSE);
-                    case FUNC_INFO -> throw functionClause(in);
-                    case CATCH, TRY -> {
-                        put(in.d, new CatchTag(mod, in.a, in.d & Instr.INDEX_MASK));
-                        p.catches++;
-                    }
-                    case CATCH_END -> { put(in.d, ENil.NIL); p.catches--; Exceptions.catchEnd(this); }
-                    case TRY_END -> { put(in.d, ENil.NIL); p.catches--; }
-                    case TRY_CASE -> { put(in.d, ENil.NIL); p.catches--; Exceptions.tryCase(this); }
-                    case RAISE -> Exceptions.raise(get(in.a), get(in.b));
-                    case RAW_RAISE -> Exceptions.rawRaise(x[0], x[1], x[2]);
-                    case BUILD_STACKTRACE -> x[0] = Exceptions.buildStacktrace(x[0]);
-                    case CALL_FUN -> pc = callFun(x[in.a], in.a, in.ret, pc);
-                    case CALL_FUN2 -> pc = callFun(get(in.b), in.a, in.ret, pc);
-                    case APPLY -> pc = apply(in.a, in.ret, pc);
-                    case APPLY_LAST -> { deallocate(in.c); pc = apply(in.a, null, pc); }
-                    case MAKE_FUN2 -> {
-                        FunEntry fe = mod.funs[in.b];
-                        Term[] free = new Term[fe.numFree];
-                        System.arraycopy(x, 0, free, 0, free.length);
-                        x[0] = makeFun(fe, free);
-                    }
-                    case MAKE_FUN3 -> {
-                        int[] srcs = (int[]) in.o;
-                        Term[] free = new Term[srcs.length];
-                        for (int i = 0; i < free.length; i++) free[i] = get(srcs[i]);
-                        put(in.d, makeFun(mod.funs[in.b], free));
-                    }
-                    case SEND -> { Messaging.send(this, x[0], x[1]); x[0] = x[1]; if (--reds <= 0) return suspend(pc, 1, YIELDED); }
-                    case LOOP_REC -> {
-                        Term m = Messaging.peek(this);
-                        if (m == null) {
-                            if (p.exitReason != null) return exit(p.exitReason);
-                            pc = in.a;
-                        } else put(in.d, m);
-                    }
-                    case LOOP_REC_END -> {
-                        p.mailbox.advance();
-                        if (--reds <= 0) return suspend(in.a, 0, YIELDED);
-                        pc = in.a;
-                    }
-                    case REMOVE_MESSAGE -> Messaging.removeMessage(this);
-                    case TIMEOUT -> Messaging.timeout(this);
-                    case WAIT -> { return suspend(in.a, 0, WAITING); }
-                    case WAIT_TIMEOUT -> {
-                        int r = Messaging.waitTimeout(this, in.b);
-                        if (r == Messaging.WAIT) return suspend(in.a, 0, WAITING);
-                        if (r == Messaging.RETRY) pc = in.a;
-                        // else: timed out, fall through to the timeout instruction
-                    }
-                    case RECV_MARKER_RESERVE -> put(in.d, Messaging.reserveMarker(this));
-                    case RECV_MARKER_BIND -> Messaging.bindMarker(this, get(in.a), get(in.b));
-                    case RECV_MARKER_USE -> Messaging.useMarker(this, get(in.a));
-                    case RECV_MARKER_CLEAR -> Messaging.clearMarker(this, get(in.a));
-                    case FMOVE -> fmove(in);
-                    case FCONV -> fr[in.d & Instr.INDEX_MASK] = Floats.toDouble(get(in.a));
-                    case FADD -> fr[in.d & Instr.INDEX_MASK] = Floats.check(fr(in.a) + fr(in.b));
-                    case FSUB -> fr[in.d & Instr.INDEX_MASK] = Floats.check(fr(in.a) - fr(in.b));
-                    case FMUL -> fr[in.d & Instr.INDEX_MASK] = Floats.check(fr(in.a) * fr(in.b));
-                    case FDIV -> fr[in.d & Instr.INDEX_MASK] = Floats.check(fr(in.a) / fr(in.b));
-                    case FNEGATE -> fr[in.d & Instr.INDEX_MASK] = -fr(in.a);
-                    case PUT_MAP_ASSOC -> put(in.d, Maps.putAssoc(this, get(in.a), (int[]) in.o));
-                    case PUT_MAP_EXACT -> put(in.d, Maps.putExact(this, get(in.a), (int[]) in.o));
-                    case HAS_MAP_FIELDS -> { if (!Maps.hasFields(this, get(in.a), (int[]) in.o)) pc = in.e; }
-                    case GET_MAP_ELEMENTS -> { if (!Maps.getElements(this, get(in.a), (int[]) in.o)) pc = in.e; }
-                    case ON_LOAD -> {}
-                    case Ops.NORMAL_EXIT -> { return exit(EAtom.NORMAL); }
-                    case Ops.APPLY_TRAMPOLINE -> {
-                        if (p.startFun != null) { EFun f = p.startFun; p.startFun = null; pc = callFun(f, 0, null, pc); }
-                        else { Export e = p.startExport; p.startExport = null; pc = callExport(e, e.arity, null, pc); }
-                    }
-                    case INT_CODE_END -> throw new IllegalStateException("fell off the end of " + mod.name.name);
-                    default -> {
+                    case JUMP -> { pin(); pc = in.a; }
+                    case Ops.GET_LIST_XXX -> { pin(); ECons c = (ECons) x[in.a]; x[in.b] = c.head; x[in.c] = c.tail; }
+                    case GET_LIST -> { pin(); ECons c = (ECons) get(in.a); put(in.b, c.head); put(in.c, c.tail); }
+                    case GET_HD -> { pin(); put(in.d, ((ECons) get(in.a)).head); }
+                    case GET_TL -> { pin(); put(in.d, ((ECons) get(in.a)).tail); }
+                    case GET_TUPLE_ELEMENT -> { pin(); put(in.d, ((ETuple) get(in.a)).get(in.b)); }
+                    case Ops.PUT_LIST_XXX -> { pin(); x[in.d] = new ECons(x[in.a], x[in.b]); }
+                    case Ops.GET_TUPLE_ELEMENT_XX -> { pin(); x[in.d] = ((ETuple) x[in.a]).get(in.b); }
+                    case Ops.TEST_ARITY_X -> { pin(); if (!(x[in.a] instanceof ETuple t) || t.arity() != in.b) pc = in.e; }
+                    case PUT_LIST -> { pin(); put(in.d, new ECons(get(in.a), get(in.b))); }
+                    case PUT_TUPLE2 -> { pin(); putTuple(in); }
+                    case Ops.FMOVE_RR -> { pin(); fr[in.d] = fr[in.a]; }
+                    case Ops.FMOVE_RT -> { pin(); put(in.d, new EFloat(fr[in.a])); }
+                    case Ops.FMOVE_TR -> { pin(); fr[in.d] = Floats.toDouble(get(in.a)); }
+                    case FCONV -> { pin(); fr[in.d & Instr.INDEX_MASK] = Floats.toDouble(get(in.a)); }
+                    case Ops.FADD_R -> { pin(); fr[in.d] = Floats.check(fr[in.a] + fr[in.b]); }
+                    case Ops.FSUB_R -> { pin(); fr[in.d] = Floats.check(fr[in.a] - fr[in.b]); }
+                    case Ops.FMUL_R -> { pin(); fr[in.d] = Floats.check(fr[in.a] * fr[in.b]); }
+                    case Ops.FDIV_R -> { pin(); fr[in.d] = Floats.check(fr[in.a] / fr[in.b]); }
+                    case BS_START_MATCH4, BS_GET_POSITION, BS_SET_POSITION, BS_GET_TAIL, BS_TEST_TAIL2, BS_TEST_UNIT,
+                         BS_SKIP_BITS2, BS_GET_INTEGER2, BS_GET_BINARY2, BS_MATCH_STRING, BS_CREATE_BIN -> {
                         int r = BitSyntax.execute(this, in, pc);
                         if (r != BitSyntax.NEXT) pc = r;
+                    }
+                    case Ops.IS_EQ_EXACT_XI -> { pin(); if (!(x[in.a] instanceof ESmall s) || s.value != in.f) pc = in.e; }
+                    case Ops.IS_NE_EXACT_XI -> { pin(); if (x[in.a] instanceof ESmall s && s.value == in.f) pc = in.e; }
+                    default -> {
+                        pc = SlowOps.execute(this, in, pc);
+                        if (pc == LEAVE) return leaveOutcome;
                     }
                 }
             } catch (ErlangException ex) {
                 pc = Exceptions.handle(this, ex, pc - 1, in);
                 if (pc < 0) return EXITED;
             } catch (ClassCastException | NullPointerException | IndexOutOfBoundsException bug) {
-                // A well-formed module never gets here (the compiler guarantees operand types);
-                // report it as an Erlang error with the Java cause in the message, keep the VM up.
-                ErlangException ex = ErlangException.error(ETuple.of(EAtom.of("jbeam_internal_error"),
-                        EBitString.ofUtf8(bug + " at " + Ops.name(in.op) + " in " + mod.name.name)));
-                vm.logInternal(bug);
-                pc = Exceptions.handle(this, ex, pc - 1, in);
+                pc = internalError(bug, in, pc);
                 if (pc < 0) return EXITED;
             }
         }
+    }
+
+    /** A well-formed module never gets here (the compiler guarantees operand types): report it
+     *  as an Erlang error with the Java cause in the message, keep the VM up. */
+    private int internalError(RuntimeException bug, Instr in, int pc) {
+        ErlangException ex = ErlangException.error(ETuple.of(EAtom.of("jbeam_internal_error"),
+                EBitString.ofUtf8(bug + " at " + Ops.name(in.op) + " in " + mod.name.name)));
+        vm.logInternal(bug);
+        return Exceptions.handle(this, ex, pc - 1, in);
+    }
+
+    private static volatile int barrier;
+
+    /** A compiler barrier at the top of each case: keeps C2 from hoisting the operand loads of all
+     *  cases above the dispatch jump (where it would compute and spill them for every instruction). */
+    private static void pin() { int unused = barrier; }
+
+    /** Term order {@code a < b} with the small-integer case inline. */
+    private static boolean less(Term a, Term b) {
+        return a instanceof ESmall s && b instanceof ESmall t ? s.value < t.value : TermOrder.compare(a, b) < 0;
+    }
+
+    /** A BIF instruction's general path: call the BIF, take the fail label or store the result. */
+    int bifSlow(Instr in, int pc) {
+        Term r = guardBif(in);
+        if (r == null) return in.e;
+        put(in.d, r);
+        return pc;
+    }
+
+    void putTuple(Instr in) {
+        int[] srcs = (int[]) in.o;
+        Term[] el = new Term[srcs.length];
+        for (int i = 0; i < el.length; i++) el[i] = get(srcs[i]);
+        put(in.d, new ETuple(el));
     }
 
     // ---- stack frames ----
@@ -413,7 +380,7 @@ public final class Interpreter {
     }
 
     /** Leave the loop now; the process resumes at {@code pc} with {@code arity} live x registers. */
-    private int preemptAt(int pc, int arity) {
+    int preemptAt(int pc, int arity) {
         reds = 0;
         throw new Preempt(suspend(pc, arity, YIELDED));
     }
@@ -522,7 +489,7 @@ public final class Interpreter {
         throw ErlangException.error(ETuple.of(EAtom.BADFUN, f));
     }
 
-    private int apply(int arity, ReturnAddr ret, int pc) {
+    int apply(int arity, ReturnAddr ret, int pc) {
         Term m = x[arity], f = x[arity + 1];
         if (!(m instanceof EAtom ma) || !(f instanceof EAtom fa)) throw ErlangException.badarg();
         return callExport(vm.exports.get(ma, fa, arity), arity, ret, pc);
@@ -533,12 +500,12 @@ public final class Interpreter {
                 fe.module.md5, free, p.pid, fe);
     }
 
-    private static boolean isFunction2(Term f, Term a) {
+    static boolean isFunction2(Term f, Term a) {
         if (!(a instanceof ESmall s) || s.value < 0) throw ErlangException.badarg();
         return f instanceof EFun fun && fun.arity() == s.value;
     }
 
-    private ErlangException functionClause(Instr in) {
+    ErlangException functionClause(Instr in) {
         FuncInfo fi = (FuncInfo) in.o;
         ErlangException ex = ErlangException.error(EAtom.FUNCTION_CLAUSE);
         ex.frameModule = mod.name;
@@ -550,12 +517,12 @@ public final class Interpreter {
 
     // ---- floats ----
 
-    private double fr(int op) {
+    double fr(int op) {
         if ((op & Instr.KIND_MASK) == Instr.FR) return fr[op & Instr.INDEX_MASK];
         return Floats.toDouble(get(op));
     }
 
-    private void fmove(Instr in) {
+    void fmove(Instr in) {
         boolean srcFr = (in.a & Instr.KIND_MASK) == Instr.FR, dstFr = (in.d & Instr.KIND_MASK) == Instr.FR;
         if (dstFr) fr[in.d & Instr.INDEX_MASK] = srcFr ? fr[in.a & Instr.INDEX_MASK] : Floats.toDouble(get(in.a));
         else put(in.d, EFloat.of(fr[in.a & Instr.INDEX_MASK]));

@@ -15,8 +15,93 @@ final class Operands {
     private Operands() {}
 
     static void resolveAll(Transformer tr) throws LoadError {
-        for (int pc = 0; pc < tr.size(); pc++) resolve(tr, pc, tr.instr(pc), tr.ops(pc));
+        for (int pc = 0; pc < tr.size(); pc++) {
+            Instr in = tr.instr(pc);
+            resolve(tr, pc, in, tr.ops(pc));
+            specialiseKinds(tr, in);
+        }
+        for (int pc = 0; pc + 1 < tr.size(); pc++) fuse(tr.instr(pc), tr.instr(pc + 1));
     }
+
+    /**
+     * Superinstructions for common pairs that cannot fail halfway: the first instruction takes an
+     * opcode that also performs the second and skips it. The second instruction stays in place
+     * (labels may point at it), so behaviour is unchanged when it is reached by a jump.
+     */
+    private static void fuse(Instr first, Instr next) {
+        switch (first.op) {
+            case Ops.IS_NONEMPTY_LIST_X -> {
+                if (next.op == Ops.GET_LIST_XXX && next.a == first.a) {
+                    first.op = Ops.IS_NONEMPTY_LIST_GET; first.b = next.b; first.c = next.c;
+                }
+            }
+            case DEALLOCATE -> { if (next.op == RETURN) first.op = Ops.DEALLOCATE_RETURN; }
+            case IS_TUPLE -> {
+                if (next.op == Ops.TEST_ARITY_X && Instr.isX(first.a) && next.a == first.a && next.e == first.e) {
+                    first.op = Ops.IS_TUPLE_ARITY; first.b = next.b;
+                }
+            }
+            default -> {}
+        }
+    }
+
+    /**
+     * Picks an operand-kind specialised opcode ({@link Ops}) for the hottest instructions, so the
+     * interpreter's common cases index the registers directly instead of decoding the kind.
+     */
+    private static void specialiseKinds(Transformer tr, Instr in) {
+        switch (in.op) {
+            case MOVE -> {
+                int a = in.a, d = in.d;
+                if (Instr.isX(d)) {
+                    if (Instr.isX(a)) in.op = Ops.MOVE_XX;
+                    else if (Instr.isY(a)) { in.op = Ops.MOVE_YX; in.a = Instr.index(a); }
+                    else if ((a & Instr.KIND_MASK) == Instr.K) { in.op = Ops.MOVE_KX; in.t = tr.constant(a); }
+                } else if (Instr.isY(d) && Instr.isX(a)) { in.op = Ops.MOVE_XY; in.d = Instr.index(d); }
+            }
+            case IS_LT, IS_GE -> {
+                boolean lt = in.op == IS_LT;
+                if (Instr.isX(in.a) && Instr.isX(in.b)) in.op = lt ? Ops.IS_LT_XX : Ops.IS_GE_XX;
+                else if (Instr.isX(in.a) && isK(in.b)) { in.op = lt ? Ops.IS_LT_XK : Ops.IS_GE_XK; in.t = tr.constant(in.b); }
+                else if (isK(in.a) && Instr.isX(in.b)) { in.op = lt ? Ops.IS_LT_KX : Ops.IS_GE_KX; in.t = tr.constant(in.a); }
+            }
+            case IS_EQ_EXACT, IS_NE_EXACT -> {
+                boolean eq = in.op == IS_EQ_EXACT;
+                if (Instr.isX(in.a) && isK(in.b) && tr.constant(in.b) instanceof EAtom atom) {
+                    in.op = eq ? Ops.IS_EQ_EXACT_XA : Ops.IS_NE_EXACT_XA; in.t = atom;
+                } else if (Instr.isX(in.b) && isK(in.a) && tr.constant(in.a) instanceof EAtom atom) {
+                    in.op = eq ? Ops.IS_EQ_EXACT_XA : Ops.IS_NE_EXACT_XA; in.t = atom; in.a = in.b;
+                }
+                else if (Instr.isX(in.a) && isK(in.b) && tr.constant(in.b) instanceof ESmall k && k.value == (int) k.value) {
+                    in.op = eq ? Ops.IS_EQ_EXACT_XI : Ops.IS_NE_EXACT_XI; in.f = (int) k.value;
+                } else if (Instr.isX(in.b) && isK(in.a) && tr.constant(in.a) instanceof ESmall k && k.value == (int) k.value) {
+                    in.op = eq ? Ops.IS_EQ_EXACT_XI : Ops.IS_NE_EXACT_XI; in.f = (int) k.value; in.a = in.b;
+                }
+            }
+            case IS_NONEMPTY_LIST -> { if (Instr.isX(in.a)) in.op = Ops.IS_NONEMPTY_LIST_X; }
+            case GET_LIST -> { if (Instr.isX(in.a) && Instr.isX(in.b) && Instr.isX(in.c)) in.op = Ops.GET_LIST_XXX; }
+            case PUT_LIST -> { if (Instr.isX(in.a) && Instr.isX(in.b) && Instr.isX(in.d)) in.op = Ops.PUT_LIST_XXX; }
+            case GET_TUPLE_ELEMENT -> { if (Instr.isX(in.a) && Instr.isX(in.d)) in.op = Ops.GET_TUPLE_ELEMENT_XX; }
+            case TEST_ARITY -> { if (Instr.isX(in.a)) in.op = Ops.TEST_ARITY_X; }
+            case FMOVE -> {
+                boolean srcFr = isFr(in.a), dstFr = isFr(in.d);
+                if (srcFr && dstFr) { in.op = Ops.FMOVE_RR; in.a = Instr.index(in.a); in.d = Instr.index(in.d); }
+                else if (srcFr) { in.op = Ops.FMOVE_RT; in.a = Instr.index(in.a); }
+                else if (dstFr) { in.op = Ops.FMOVE_TR; in.d = Instr.index(in.d); }
+            }
+            case FADD, FSUB, FMUL, FDIV -> {
+                if (isFr(in.a) && isFr(in.b) && isFr(in.d)) {
+                    in.op = switch (in.op) { case FADD -> Ops.FADD_R; case FSUB -> Ops.FSUB_R; case FMUL -> Ops.FMUL_R; default -> Ops.FDIV_R; };
+                    in.a = Instr.index(in.a); in.b = Instr.index(in.b); in.d = Instr.index(in.d);
+                }
+            }
+            default -> {}
+        }
+    }
+
+    private static boolean isFr(int operand) { return (operand & Instr.KIND_MASK) == Instr.FR; }
+
+    private static boolean isK(int operand) { return (operand & Instr.KIND_MASK) == Instr.K; }
 
     private static void resolve(Transformer tr, int pc, Instr in, Operand[] o) throws LoadError {
         switch (in.op) {
