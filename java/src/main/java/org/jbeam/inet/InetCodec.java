@@ -85,6 +85,7 @@ final class InetCodec {
         if (m.contains("unreachable")) return "enetunreach";
         if (m.contains("Permission denied")) return "eacces";
         if (m.contains("timed out")) return "etimedout";
+        if (m.contains("too long")) return "emsgsize";
         if (m.contains("not supported") || m.contains("Protocol family")) return "eafnosupport";
         return "einval";
     }

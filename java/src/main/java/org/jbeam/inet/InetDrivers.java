@@ -3,7 +3,7 @@ package org.jbeam.inet;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.term.EPort;
 
-/** open_port({spawn_driver, Name}, _) for the inet drivers erts links in: "tcp_inet" (and later "udp_inet"). */
+/** open_port({spawn_driver, Name}, _) for the inet drivers erts links in: "tcp_inet" and "udp_inet". */
 public final class InetDrivers {
     private InetDrivers() {}
 
@@ -11,6 +11,7 @@ public final class InetDrivers {
     public static EPort open(ErlProcess p, String name) {
         return switch (name) {
             case "tcp_inet" -> p.vm.ports.openDriver(p.pid, name, port -> new TcpInet(p.vm, port));
+            case "udp_inet" -> p.vm.ports.openDriver(p.pid, name, port -> new UdpInet(p.vm, port));
             default -> null;
         };
     }

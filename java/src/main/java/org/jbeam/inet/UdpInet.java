@@ -1,0 +1,373 @@
+package org.jbeam.inet;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
+
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.Ports;
+import org.jbeam.runtime.Runtime;
+import org.jbeam.term.*;
+
+/**
+ * Emulation of erts' "udp_inet" driver (inet_drv.c, packet_inet_*) over a java.nio DatagramChannel on the
+ * {@link IoLoop} selector: open, bind, connect, name/peer, setopts/getopts, PACKET_REQ_RECV (answered by
+ * {inet_async, S, Ref, {ok, [Family, P1, P0, IP.. | Data]}}), sendto via port_command ({inet_reply, S, _}),
+ * and active-mode delivery ({udp, S, IP, Port, Data}, {udp_passive, S}). State is guarded by this monitor.
+ */
+final class UdpInet implements Ports.Driver, IoLoop.Handler {
+    static final int PACKET_REQ_RECV = 60, TYPE_DGRAM = 2;
+    static final EAtom UDP = EAtom.of("udp"), UDP_PASSIVE = EAtom.of("udp_passive"), UDP_ERROR = EAtom.of("udp_error");
+    /** The driver's receive buffer (INET_LOPT_BUFFER): a longer datagram is truncated to it, as in erts. */
+    private static final int BUFFER = 20, DEFAULT_BUFFER = 8192, MIN_BUFFER = 1460, MAX_BUFFER = 65536;
+
+    private record Recv(EPid caller, int ref, ScheduledFuture<?> timer) {}
+
+    private final Runtime vm;
+    private final Ports.Port port;
+    private int family;
+    private DatagramChannel ch;
+    private SelectionKey key;
+    private boolean bound, connected, closed;
+    private InetOptions opts = new InetOptions();
+    private final ArrayDeque<Recv> recvs = new ArrayDeque<>();
+    private ByteBuffer buf = ByteBuffer.allocate(MAX_BUFFER);
+    private boolean bufferSet;
+    private int refs;
+    private long recvCnt, recvMax, recvOct, sendCnt, sendMax, sendOct;
+
+    UdpInet(Runtime vm, Ports.Port port) {
+        this.vm = vm;
+        this.port = port;
+        opts.other.put(BUFFER, InetOptions.int32(DEFAULT_BUFFER));
+    }
+
+    private int bufferSize() { return InetCodec.i32(opts.other.get(BUFFER), 0); }
+
+    private int nextRef() { return refs = (refs + 1) & 0xFFFF; }
+
+    private Term refReply(int ref) { return InetCodec.ok((byte) (ref >>> 8), (byte) ref); }
+
+    private void async(EPid to, int ref, Term status) {
+        vm.sendTo(to, ETuple.of(TcpIo.INET_ASYNC, port.id, ESmall.of(ref), status));
+    }
+
+    @Override
+    public synchronized Term control(ErlProcess caller, int op, byte[] d) {
+        int cmd = op - TcpInet.MAGIC;
+        try {
+            return switch (cmd) {
+                case TcpInet.REQ_OPEN -> open(d);
+                case TcpInet.REQ_BIND -> bind(d);
+                case TcpInet.REQ_CONNECT -> connect(caller, d);
+                case PACKET_REQ_RECV -> recv(caller, d);
+                case TcpInet.REQ_SETOPTS -> setopts(d);
+                case TcpInet.REQ_GETOPTS -> {
+                    byte[] r = opts.get(d, family == InetCodec.AF_INET6);
+                    yield r == null ? InetCodec.error("einval") : InetCodec.ok(r);
+                }
+                case TcpInet.REQ_NAME -> ch == null || !bound ? InetCodec.error("einval") : InetCodec.ok(InetCodec.encodeAddr(ch.getLocalAddress()));
+                case TcpInet.REQ_PEER -> ch == null || !connected ? InetCodec.error("enotconn") : InetCodec.ok(InetCodec.encodeAddr(ch.getRemoteAddress()));
+                case TcpInet.REQ_GETSTAT -> InetCodec.ok(stats(d));
+                // Not the real name: kernel's inet_config would then resolve it natively at boot, which needs
+                // the inet_gethost port program (spawn_executable ports are not emulated yet) and halts.
+                // This is the name inet_config falls back to when no udp socket can be opened.
+                case TcpInet.REQ_GETHOSTNAME -> InetCodec.ok("nohost.nodomain".getBytes());
+                case TcpInet.REQ_SUBSCRIBE -> InetCodec.ok((byte) 1, (byte) 0, (byte) 0, (byte) 0, (byte) 0);
+                case TcpInet.REQ_GETTYPE -> {
+                    byte[] r = new byte[8];
+                    InetCodec.put32(r, 0, family);
+                    InetCodec.put32(r, 4, TYPE_DGRAM);
+                    yield InetCodec.ok(r);
+                }
+                case TcpInet.REQ_GETSTATUS -> {
+                    byte[] r = new byte[4];
+                    InetCodec.put32(r, 0, (ch != null ? 1 : 0) | (bound ? 2 : 0) | (connected ? 4 : 0));
+                    yield InetCodec.ok(r);
+                }
+                case TcpInet.REQ_IGNOREFD -> InetCodec.ok();
+                default -> InetCodec.error("einval");
+            };
+        } catch (IOException e) {
+            return InetCodec.error(InetCodec.errno(e));
+        }
+    }
+
+    private Term open(byte[] d) throws IOException {
+        if (d.length < 2 || d[1] != TYPE_DGRAM || ch != null) return InetCodec.error("einval");
+        if (d[0] != InetCodec.AF_INET && d[0] != InetCodec.AF_INET6) return InetCodec.error("eafnosupport");
+        family = d[0];
+        ch = DatagramChannel.open(family == InetCodec.AF_INET6 ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+        for (var e : opts.other.entrySet()) socketOpt(e.getKey(), e.getValue());
+        key = IoLoop.get().register(ch, this);
+        return InetCodec.ok();
+    }
+
+    private Term bind(byte[] d) throws IOException {
+        if (ch == null) return InetCodec.error("einval");
+        ch.bind(InetCodec.decodeAddr(d, 0, family));
+        bound = true;
+        updateInterest();
+        int p = ((InetSocketAddress) ch.getLocalAddress()).getPort();
+        return InetCodec.ok((byte) (p >>> 8), (byte) p);
+    }
+
+    /** UDP connect is synchronous: the reply carries a ref and the async answer follows at once. */
+    private Term connect(ErlProcess caller, byte[] d) throws IOException {
+        if (ch == null) return InetCodec.error("einval");
+        if (d.length <= 4) {
+            if (connected) ch.disconnect();
+            connected = false;
+            return InetCodec.ok();
+        }
+        InetSocketAddress a = InetCodec.decodeAddr(d, 4, family);
+        if (connected) ch.disconnect();
+        ch.connect(a);
+        connected = true;
+        bound = true;
+        int ref = nextRef();
+        async(caller.pid, ref, EAtom.OK);
+        return refReply(ref);
+    }
+
+    private Term recv(ErlProcess caller, byte[] d) {
+        if (ch == null || closed) return InetCodec.error("enotconn");
+        if (opts.active != InetOptions.PASSIVE) return InetCodec.error("einval");
+        int time = InetCodec.i32(d, 0);
+        int ref = nextRef();
+        ScheduledFuture<?> timer = time > 0 ? IoLoop.get().after(time, () -> recvTimeout(ref)) : null;
+        recvs.add(new Recv(caller.pid, ref, timer));
+        try {
+            readAvailable();
+        } catch (IOException e) {
+            readFailed(e);
+        }
+        if (time == 0 && recvs.peekLast() != null && recvs.peekLast().ref == ref) {
+            recvs.pollLast();
+            async(caller.pid, ref, ETuple.of(TcpIo.ERROR, TcpIo.TIMEOUT));
+        }
+        updateInterest();
+        return refReply(ref);
+    }
+
+    private synchronized void recvTimeout(int ref) {
+        for (Recv r : recvs) {
+            if (r.ref == ref) {
+                recvs.remove(r);
+                async(r.caller, ref, ETuple.of(TcpIo.ERROR, TcpIo.TIMEOUT));
+                updateInterest();
+                return;
+            }
+        }
+    }
+
+    private Term setopts(byte[] d) {
+        opts.activeChanged = false;
+        opts.passiveDue = false;
+        if (!opts.set(d, this::socketOpt)) return InetCodec.error("einval");
+        if (opts.passiveDue) vm.sendTo(port.owner, ETuple.of(UDP_PASSIVE, port.id));
+        if (ch != null && !closed) {
+            try {
+                readAvailable();
+            } catch (IOException e) {
+                readFailed(e);
+            }
+            updateInterest();
+        }
+        return InetCodec.ok();
+    }
+
+    private void socketOpt(int code, byte[] v) {
+        if (v.length < 4) return;
+        int x = InetCodec.i32(v, 0);
+        if (code == BUFFER) {
+            bufferSet = true;
+            opts.other.put(BUFFER, InetOptions.int32(Math.max(1, Math.min(x, MAX_BUFFER))));
+            return;
+        }
+        if (ch == null) {
+            // recbuf given at open also sizes the driver buffer (unless buffer was given).
+            if (code == InetOptions.RCVBUF && !bufferSet) opts.other.put(BUFFER, InetOptions.int32(Math.max(MIN_BUFFER, Math.min(x, MAX_BUFFER))));
+            return;
+        }
+        try {
+            switch (code) {
+                case InetOptions.REUSEADDR -> ch.setOption(StandardSocketOptions.SO_REUSEADDR, x != 0);
+                case InetOptions.SNDBUF -> ch.setOption(StandardSocketOptions.SO_SNDBUF, x);
+                case InetOptions.RCVBUF -> ch.setOption(StandardSocketOptions.SO_RCVBUF, x);
+                case 4 -> ch.setOption(StandardSocketOptions.SO_BROADCAST, x != 0);
+                default -> { }
+            }
+        } catch (IOException | RuntimeException e) {
+            // unsupported here: the value is still remembered for getopts
+        }
+    }
+
+    /** Whether someone wants datagrams now: a pending recv or an active mode. */
+    private boolean wanted() { return !recvs.isEmpty() || opts.active != InetOptions.PASSIVE; }
+
+    /** Receives queued datagrams (non-blocking) while a recv waits or the socket is active. */
+    private void readAvailable() throws IOException {
+        while (ch != null && !closed && bound && wanted()) {
+            buf.clear().limit(bufferSize());
+            InetSocketAddress from = (InetSocketAddress) ch.receive(buf);
+            if (from == null) return;
+            buf.flip();
+            byte[] data = new byte[buf.remaining()];
+            buf.get(data);
+            recvCnt++;
+            recvMax = Math.max(recvMax, data.length);
+            recvOct += data.length;
+            deliver(from, data);
+        }
+    }
+
+    private void deliver(InetSocketAddress from, byte[] data) {
+        Term payload = opts.binary ? EBitString.of(data) : bytes(data, 0, data.length, ENil.NIL);
+        Recv r = recvs.poll();
+        if (r != null) {
+            if (r.timer != null) r.timer.cancel(false);
+            byte[] a = InetCodec.encodeAddr(from);
+            async(r.caller, r.ref, ETuple.of(EAtom.OK, bytes(a, 0, a.length, payload)));
+            return;
+        }
+        vm.sendTo(port.owner, ETuple.of(UDP, port.id, ipTuple(from), ESmall.of(from.getPort()), payload));
+        if (opts.active == InetOptions.ONCE) opts.active = InetOptions.PASSIVE;
+        else if (opts.active == InetOptions.MULTI && --opts.activeN <= 0) {
+            opts.active = InetOptions.PASSIVE;
+            opts.activeN = 0;
+            vm.sendTo(port.owner, ETuple.of(UDP_PASSIVE, port.id));
+        }
+    }
+
+    /** A receive error (e.g. ICMP port unreachable on a connected socket): the first waiting recv gets it. */
+    private void readFailed(IOException e) {
+        EAtom reason = EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e));
+        Recv r = recvs.poll();
+        if (r != null) {
+            if (r.timer != null) r.timer.cancel(false);
+            async(r.caller, r.ref, ETuple.of(TcpIo.ERROR, reason));
+        } else if (opts.active != InetOptions.PASSIVE) {
+            vm.sendTo(port.owner, ETuple.of(UDP_ERROR, port.id, reason));
+        }
+    }
+
+    private static Term ipTuple(InetSocketAddress a) {
+        byte[] ip = a.getAddress().getAddress();
+        if (a.getAddress() instanceof Inet4Address) {
+            return ETuple.of(ESmall.of(ip[0] & 0xFF), ESmall.of(ip[1] & 0xFF), ESmall.of(ip[2] & 0xFF), ESmall.of(ip[3] & 0xFF));
+        }
+        Term[] t = new Term[8];
+        for (int i = 0; i < 8; i++) t[i] = ESmall.of(InetCodec.u16(ip, 2 * i));
+        return ETuple.of(t);
+    }
+
+    private static Term bytes(byte[] b, int off, int n, Term tail) {
+        Term l = tail;
+        for (int i = off + n - 1; i >= off; i--) l = new ECons(ESmall.of(b[i] & 0xFF), l);
+        return l;
+    }
+
+    private void updateInterest() {
+        if (key == null || !key.isValid()) return;
+        IoLoop.get().interest(key, !closed && bound && wanted() ? SelectionKey.OP_READ : 0);
+    }
+
+    @Override
+    public synchronized void ready(SelectionKey k) {
+        if (closed || !k.isValid()) return;
+        try {
+            if (k.isReadable()) readAvailable();
+        } catch (IOException e) {
+            readFailed(e);
+        }
+        updateInterest();
+    }
+
+    /** port_command: [Addr, AncLen:32, Anc, Data] (prim_inet:sendto); a connected socket ignores Addr. */
+    @Override
+    public synchronized void output(ErlProcess caller, byte[] d) {
+        EPid from = caller != null ? caller.pid : port.owner;
+        Term status;
+        try {
+            int alen = addrLen(d);
+            if (alen < 0 || d.length < alen + 4) throw new IllegalArgumentException();
+            int anc = InetCodec.i32(d, alen);
+            int off = alen + 4 + anc;
+            if (anc < 0 || off > d.length) throw new IllegalArgumentException();
+            if (ch == null || closed) status = ETuple.of(TcpIo.ERROR, TcpIo.CLOSED);
+            else {
+                if (!bound) { ch.bind(null); bound = true; updateInterest(); }
+                ByteBuffer data = ByteBuffer.wrap(d, off, d.length - off);
+                int n = data.remaining();
+                sendCnt++;
+                sendMax = Math.max(sendMax, n);
+                sendOct += n;
+                // A full send buffer drops the datagram, as UDP may (erts would retry on EAGAIN).
+                if (connected) ch.write(data);
+                else ch.send(data, InetCodec.decodeAddr(d, 0, family));
+                status = EAtom.OK;
+            }
+        } catch (IllegalArgumentException | java.net.UnknownHostException e) {
+            status = ETuple.of(TcpIo.ERROR, EAtom.of("einval"));
+        } catch (IOException e) {
+            status = ETuple.of(TcpIo.ERROR, EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e)));
+        }
+        vm.sendTo(from, ETuple.of(TcpIo.INET_REPLY, port.id, status));
+    }
+
+    /** Length of the encoded address at the start of a sendto command (enc_value(set, addr, _)). */
+    private static int addrLen(byte[] d) {
+        if (d.length < 1) return -1;
+        return switch (d[0]) {
+            case InetCodec.AF_INET -> 7;
+            case InetCodec.AF_INET6 -> 27;
+            case InetCodec.AF_ANY, InetCodec.AF_LOOPBACK -> 3;
+            default -> -1;
+        };
+    }
+
+    private byte[] stats(byte[] req) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte b : req) {
+            long v = switch (b) {
+                case 1 -> recvCnt; case 2 -> recvMax; case 3 -> recvCnt == 0 ? 0 : recvOct / recvCnt;
+                case 5 -> sendCnt; case 6 -> sendMax; case 7 -> sendCnt == 0 ? 0 : sendOct / sendCnt;
+                case 9 -> recvOct; case 10 -> sendOct; default -> 0;
+            };
+            out.write(b);
+            if (b == 9 || b == 10) for (int s = 56; s >= 32; s -= 8) out.write((int) (v >>> s));
+            for (int s = 24; s >= 0; s -= 8) out.write((int) (v >>> s));
+        }
+        return out.toByteArray();
+    }
+
+    @Override
+    public synchronized void stop() {
+        closed = true;
+        for (Recv r : recvs) {
+            if (r.timer != null) r.timer.cancel(false);
+            async(r.caller, r.ref, ETuple.of(TcpIo.ERROR, TcpIo.CLOSED));
+        }
+        recvs.clear();
+        if (key != null) {
+            // A registered channel's fd is released only once the poll thread drops its key: wait, so that
+            // the port is really free when close returns (a send to it right after sees econnrefused).
+            key.cancel();
+            IoLoop.get().awaitDeregistered(ch);
+        }
+        try {
+            if (ch != null) ch.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+        IoLoop.get().wakeup();
+    }
+}
