@@ -1,5 +1,7 @@
 package org.jbeam.etf;
 
+import org.jbeam.term.JenkinsHash;
+
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 
@@ -31,61 +33,9 @@ public final class Phash2 {
         return range == (1L << 32) ? h : h % range;
     }
 
-    /** Bob Jenkins' mix of (a, b, c); returns the new c. */
-    static int mix(int a, int b, int c) {
-        a -= b; a -= c; a ^= (c >>> 13);
-        b -= c; b -= a; b ^= (a << 8);
-        c -= a; c -= b; c ^= (b >>> 13);
-        a -= b; a -= c; a ^= (c >>> 12);
-        b -= c; b -= a; b ^= (a << 16);
-        c -= a; c -= b; c ^= (b >>> 5);
-        a -= b; a -= c; a ^= (c >>> 3);
-        b -= c; b -= a; b ^= (a << 10);
-        c -= a; c -= b; c ^= (b >>> 15);
-        return c;
-    }
 
-    static int hash2(int hash, int x, int y, int aconst) { return mix(aconst + x, aconst + y, hash); }
+    static int hash2(int hash, int x, int y, int aconst) { return JenkinsHash.mix(aconst + x, aconst + y, hash); }
 
-    /** erts' block_hash over {@code len} bytes. */
-    @SuppressWarnings("fallthrough")
-    static int blockHash(byte[] k, int off, int length, int initval) {
-        int a = HCONST, b = HCONST, c = initval;
-        int len = length, p = off;
-        while (len >= 12) {
-            a += le32(k, p); b += le32(k, p + 4); c += le32(k, p + 8);
-            a -= b; a -= c; a ^= (c >>> 13);
-            b -= c; b -= a; b ^= (a << 8);
-            c -= a; c -= b; c ^= (b >>> 13);
-            a -= b; a -= c; a ^= (c >>> 12);
-            b -= c; b -= a; b ^= (a << 16);
-            c -= a; c -= b; c ^= (b >>> 5);
-            a -= b; a -= c; a ^= (c >>> 3);
-            b -= c; b -= a; b ^= (a << 10);
-            c -= a; c -= b; c ^= (b >>> 15);
-            p += 12; len -= 12;
-        }
-        c += length;
-        switch (len) {
-            case 11: c += (k[p + 10] & 0xFF) << 24;
-            case 10: c += (k[p + 9] & 0xFF) << 16;
-            case 9: c += (k[p + 8] & 0xFF) << 8;
-            case 8: b += (k[p + 7] & 0xFF) << 24;
-            case 7: b += (k[p + 6] & 0xFF) << 16;
-            case 6: b += (k[p + 5] & 0xFF) << 8;
-            case 5: b += k[p + 4] & 0xFF;
-            case 4: a += (k[p + 3] & 0xFF) << 24;
-            case 3: a += (k[p + 2] & 0xFF) << 16;
-            case 2: a += (k[p + 1] & 0xFF) << 8;
-            case 1: a += k[p] & 0xFF;
-            default:
-        }
-        return mix(a, b, c);
-    }
-
-    private static int le32(byte[] k, int p) {
-        return (k[p] & 0xFF) | ((k[p + 1] & 0xFF) << 8) | ((k[p + 2] & 0xFF) << 16) | ((k[p + 3] & 0xFF) << 24);
-    }
 
     /** The atom table's hash of a name (hashpjw over the UTF-8 bytes, latin1 code points as one byte). */
     public static int atomHash(EAtom a) {
@@ -167,7 +117,7 @@ public final class Phash2 {
                     int con = HCONST_13 + hash;
                     if (sz == 0 && bits == 0) hash = con;
                     else {
-                        hash = blockHash(bs.array(), bs.arrayOffset(), sz, con);
+                        hash = JenkinsHash.blockHash(bs.array(), bs.arrayOffset(), sz, con);
                         if (bits > 0) hash = hash2(hash, bits, bs.byteAt(sz) >>> (8 - bits), HCONST_15);
                     }
                 }
