@@ -101,7 +101,7 @@ final class SystemInfo {
             }
             case "wall_clock" -> ETuple.of(ESmall.of(upMs), ESmall.ZERO);
             case "reductions", "exact_reductions" -> ETuple.of(ESmall.of(p.reductionsDone), ESmall.ZERO);
-            case "run_queue" -> ESmall.ZERO;
+            case "run_queue" -> ESmall.of(p.vm.scheduler.runQueueLength());
             case "total_run_queue_lengths", "total_run_queue_lengths_all", "total_active_tasks", "total_active_tasks_all" -> ESmall.ZERO;
             case "context_switches" -> ETuple.of(ESmall.ZERO, ESmall.ZERO);
             case "garbage_collection" -> ETuple.of(ESmall.ZERO, ESmall.ZERO, ESmall.ZERO);
