@@ -28,6 +28,8 @@ tup(_) -> not_tuple.
 
 fl(X, Y) -> X * 0.5 + Y / 3.0 - X * Y.
 bits(A, B) -> {A band B, A bor B, A bxor B, A bsr 3, catch A bsr B}.
+divs(A, B) -> {c(fun() -> A rem B end), c(fun() -> A div B end), c(fun() -> A bsl B end), A bsl 3, A rem 7, A == B, A /= B}.
+c(F) -> try F() catch C:R -> {C, R} end.
 
 sel(X) ->
     case X of
@@ -57,6 +59,10 @@ main() ->
     io:format("~p~n", [catch fl(a, 1.0)]),
     io:format("~p~n", [[bits(A, B) || A <- [0, 255, -256, 1 bsl 64, -(1 bsl 64)], B <- [1, 15, -3, 64, 1 bsl 64]]]),
     io:format("~p~n", [catch bits(1.0, 2)]),
+    Ds = [0, 1, -1, 7, -7, 255, 1 bsl 62, -(1 bsl 62), 16#7FFFFFFFFFFFFFFF, -16#8000000000000000, 1 bsl 64, 3.0],
+    io:format("~p~n", [[divs(A, B) || A <- Ds -- [3.0], B <- Ds ++ [-3, 60, 62, 63, 64, -64]]]),
+    io:format("~p~n", [[c(fun() -> divs(a, 1) end), c(fun() -> divs(1.5, 2) end)]]),
+    try divs(a, 1) catch error:R3:St3 -> io:format("~p ~p~n", [R3, lists:sublist(St3, 2)]) end,
     io:format("~p~n", [[sel(X) || X <- ["abc", "bcd", "cde", [], x]]]),
     io:format("~p~n", [swapmove(1, 2, 3)]),
     io:format("~p~n", [length(deep(200000))]),

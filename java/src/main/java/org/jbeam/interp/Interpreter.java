@@ -290,7 +290,7 @@ public final class Interpreter {
 
     /** A compiler barrier at the top of each case: keeps C2 from hoisting the operand loads of all
      *  cases above the dispatch jump (where it would compute and spill them for every instruction). */
-    private static void pin() { int unused = barrier; }
+    static void pin() { int unused = barrier; }
 
     /** Term order {@code a < b} with the small-integer case inline. */
     private static boolean less(Term a, Term b) {
