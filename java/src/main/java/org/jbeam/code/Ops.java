@@ -55,6 +55,8 @@ public final class Ops {
     public static final int IS_EQ_EXACT_XI = 294, IS_NE_EXACT_XI = 295;
     /** gc_bif2 of erlang:rem/div/bsl with an inline small-integer fast path. */
     public static final int REM = 296, IDIV = 297, BSL = 298;
+    /** move x->y + move x->x, move x->x + move x->x (second move's source in b, destination in c). */
+    public static final int MOVE_XY_XX = 299, MOVE_XX_XX = 300;
 
     /** The specialised opcode for a BIF instruction calling {@code erlang:name/arity}, or -1. */
     public static int specialise(String name, int arity) {
@@ -101,6 +103,7 @@ public final class Ops {
             case BOR -> "gc_bif2 bor";
             case BXOR -> "gc_bif2 bxor";
             case BSR -> "gc_bif2 bsr";
+            case MOVE_XY_XX, MOVE_XX_XX -> "move+move";
             case REM -> "gc_bif2 rem";
             case IDIV -> "gc_bif2 div";
             case BSL -> "gc_bif2 bsl";

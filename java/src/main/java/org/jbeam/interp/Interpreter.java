@@ -135,6 +135,8 @@ public final class Interpreter {
                     case Ops.MOVE_XY -> { pin(); stk[sp - 1 - in.d] = x[in.a]; }
                     case Ops.MOVE_YX -> { pin(); x[in.d] = stk[sp - 1 - in.a]; }
                     case Ops.MOVE_KX -> { pin(); x[in.d] = in.t; }
+                    case Ops.MOVE_XY_XX -> { pin(); stk[sp - 1 - in.d] = x[in.a]; x[in.c] = x[in.b]; pc++; }
+                    case Ops.MOVE_XX_XX -> { pin(); x[in.d] = x[in.a]; x[in.c] = x[in.b]; pc++; }
                     case MOVE -> { pin(); put(in.d, get(in.a)); }
                     case CALL -> { pin();
                         push(in.ret);

@@ -36,6 +36,11 @@ final class Operands {
                 }
             }
             case DEALLOCATE -> { if (next.op == RETURN) first.op = Ops.DEALLOCATE_RETURN; }
+            case Ops.MOVE_XY, Ops.MOVE_XX -> {
+                if (next.op == Ops.MOVE_XX) {
+                    first.op = first.op == Ops.MOVE_XY ? Ops.MOVE_XY_XX : Ops.MOVE_XX_XX; first.b = next.a; first.c = next.d;
+                }
+            }
             case IS_TUPLE -> {
                 if (next.op == Ops.TEST_ARITY_X && Instr.isX(first.a) && next.a == first.a && next.e == first.e) {
                     first.op = Ops.IS_TUPLE_ARITY; first.b = next.b;
