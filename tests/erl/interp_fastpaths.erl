@@ -2,7 +2,7 @@
 %% Exercises the interpreter's specialised opcodes and superinstructions (ADR 0002):
 %% comparisons against constants, exact equality with atoms/small integers, list and tuple
 %% matching, float registers, bitwise fast paths, and the errors/stack traces around them.
--export([main/0]).
+-export([main/0, pair/2]).
 
 lt(X) when X < 2 -> lt; lt(_) -> ge.
 ge(X) when X >= 10 -> ge; ge(_) -> lt.
@@ -47,6 +47,10 @@ deep(N) -> [N | deep(N - 1)].
 
 err(X) -> hd(X).
 
+%% move x->y + move x->x + call (fused): the caller's frame and line in the callee's stack trace.
+pair(A, B) -> X = boom(B), {A, X}.
+boom(B) -> hd(B).
+
 main() ->
     Vals = [0, 1, 1.5, 2, 2.0, 3, 3.5, 10, 10.0, -1, 1 bsl 70, -(1 bsl 70), a, "s", {t}, <<>>, 7, -7, 7.0, ok, error],
     io:format("~p~n", [[{lt(V), ge(V), klt(V), eqa(V), nea(V), eqi(V), nei(V), big(V)} || V <- Vals]]),
@@ -66,6 +70,8 @@ main() ->
     io:format("~p~n", [[sel(X) || X <- ["abc", "bcd", "cde", [], x]]]),
     io:format("~p~n", [swapmove(1, 2, 3)]),
     io:format("~p~n", [length(deep(200000))]),
+    io:format("~p~n", [pair(1, [2])]),
+    try pair(1, []) catch error:R4:St4 -> io:format("~p ~p~n", [R4, lists:sublist(St4, 3)]) end,
     try err([]) catch error:R:St -> io:format("~p ~p~n", [R, lists:sublist(St, 2)]) end,
     try bits(a, 1) catch error:R2:St2 -> io:format("~p ~p~n", [R2, lists:sublist(St2, 2)]) end,
     ok.

@@ -57,6 +57,8 @@ public final class Ops {
     public static final int REM = 296, IDIV = 297, BSL = 298;
     /** move x->y + move x->x, move x->x + move x->x (second move's source in b, destination in c). */
     public static final int MOVE_XY_XX = 299, MOVE_XX_XX = 300;
+    /** move x->y + move x->x + call (call's live count in f, target in e, return address in ret). */
+    public static final int MOVE_XY_XX_CALL = 301;
 
     /** The specialised opcode for a BIF instruction calling {@code erlang:name/arity}, or -1. */
     public static int specialise(String name, int arity) {
@@ -104,6 +106,7 @@ public final class Ops {
             case BXOR -> "gc_bif2 bxor";
             case BSR -> "gc_bif2 bsr";
             case MOVE_XY_XX, MOVE_XX_XX -> "move+move";
+            case MOVE_XY_XX_CALL -> "move+move+call";
             case REM -> "gc_bif2 rem";
             case IDIV -> "gc_bif2 div";
             case BSL -> "gc_bif2 bsl";

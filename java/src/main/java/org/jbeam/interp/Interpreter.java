@@ -137,6 +137,12 @@ public final class Interpreter {
                     case Ops.MOVE_KX -> { pin(); x[in.d] = in.t; }
                     case Ops.MOVE_XY_XX -> { pin(); stk[sp - 1 - in.d] = x[in.a]; x[in.c] = x[in.b]; pc++; }
                     case Ops.MOVE_XX_XX -> { pin(); x[in.d] = x[in.a]; x[in.c] = x[in.b]; pc++; }
+                    case Ops.MOVE_XY_XX_CALL -> { pin();
+                        stk[sp - 1 - in.d] = x[in.a]; x[in.c] = x[in.b];
+                        push(in.ret);
+                        if (--reds <= 0) return suspend(in.e, in.f, YIELDED);
+                        pc = in.e;
+                    }
                     case MOVE -> { pin(); put(in.d, get(in.a)); }
                     case CALL -> { pin();
                         push(in.ret);

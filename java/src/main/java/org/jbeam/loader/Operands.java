@@ -20,7 +20,15 @@ final class Operands {
             resolve(tr, pc, in, tr.ops(pc));
             specialiseKinds(tr, in);
         }
-        for (int pc = 0; pc + 1 < tr.size(); pc++) fuse(tr.instr(pc), tr.instr(pc + 1));
+        for (int pc = 0; pc + 1 < tr.size(); pc++) {
+            Instr first = tr.instr(pc);
+            fuse(first, tr.instr(pc + 1));
+            // move x->y + move x->x + call: the argument set-up and the call of a body recursion.
+            if (first.op == Ops.MOVE_XY_XX && pc + 2 < tr.size() && tr.instr(pc + 2).op == CALL) {
+                Instr call = tr.instr(pc + 2);
+                first.op = Ops.MOVE_XY_XX_CALL; first.e = call.b; first.f = call.a; first.ret = call.ret;
+            }
+        }
     }
 
     /**
