@@ -2,7 +2,7 @@
 %% Exercises the interpreter's specialised opcodes and superinstructions (ADR 0002):
 %% comparisons against constants, exact equality with atoms/small integers, list and tuple
 %% matching, float registers, bitwise fast paths, and the errors/stack traces around them.
--export([main/0]).
+-export([main/0, pair/2]).
 
 lt(X) when X < 2 -> lt; lt(_) -> ge.
 ge(X) when X >= 10 -> ge; ge(_) -> lt.
@@ -28,6 +28,8 @@ tup(_) -> not_tuple.
 
 fl(X, Y) -> X * 0.5 + Y / 3.0 - X * Y.
 bits(A, B) -> {A band B, A bor B, A bxor B, A bsr 3, catch A bsr B}.
+divs(A, B) -> {c(fun() -> A rem B end), c(fun() -> A div B end), c(fun() -> A bsl B end), A bsl 3, A rem 7, A == B, A /= B}.
+c(F) -> try F() catch C:R -> {C, R} end.
 
 sel(X) ->
     case X of
@@ -45,6 +47,10 @@ deep(N) -> [N | deep(N - 1)].
 
 err(X) -> hd(X).
 
+%% move x->y + move x->x + call (fused): the caller's frame and line in the callee's stack trace.
+pair(A, B) -> X = boom(B), {A, X}.
+boom(B) -> hd(B).
+
 main() ->
     Vals = [0, 1, 1.5, 2, 2.0, 3, 3.5, 10, 10.0, -1, 1 bsl 70, -(1 bsl 70), a, "s", {t}, <<>>, 7, -7, 7.0, ok, error],
     io:format("~p~n", [[{lt(V), ge(V), klt(V), eqa(V), nea(V), eqi(V), nei(V), big(V)} || V <- Vals]]),
@@ -57,9 +63,15 @@ main() ->
     io:format("~p~n", [catch fl(a, 1.0)]),
     io:format("~p~n", [[bits(A, B) || A <- [0, 255, -256, 1 bsl 64, -(1 bsl 64)], B <- [1, 15, -3, 64, 1 bsl 64]]]),
     io:format("~p~n", [catch bits(1.0, 2)]),
+    Ds = [0, 1, -1, 7, -7, 255, 1 bsl 62, -(1 bsl 62), 16#7FFFFFFFFFFFFFFF, -16#8000000000000000, 1 bsl 64, 3.0],
+    io:format("~p~n", [[divs(A, B) || A <- Ds -- [3.0], B <- Ds ++ [-3, 60, 62, 63, 64, -64]]]),
+    io:format("~p~n", [[c(fun() -> divs(a, 1) end), c(fun() -> divs(1.5, 2) end)]]),
+    try divs(a, 1) catch error:R3:St3 -> io:format("~p ~p~n", [R3, lists:sublist(St3, 2)]) end,
     io:format("~p~n", [[sel(X) || X <- ["abc", "bcd", "cde", [], x]]]),
     io:format("~p~n", [swapmove(1, 2, 3)]),
     io:format("~p~n", [length(deep(200000))]),
+    io:format("~p~n", [pair(1, [2])]),
+    try pair(1, []) catch error:R4:St4 -> io:format("~p ~p~n", [R4, lists:sublist(St4, 3)]) end,
     try err([]) catch error:R:St -> io:format("~p ~p~n", [R, lists:sublist(St, 2)]) end,
     try bits(a, 1) catch error:R2:St2 -> io:format("~p ~p~n", [R2, lists:sublist(St2, 2)]) end,
     ok.

@@ -53,6 +53,12 @@ public final class Ops {
     public static final int BAND = 290, BOR = 291, BXOR = 292, BSR = 293;
     /** is_eq_exact / is_ne_exact of an x register and an int-sized small integer (value in f). */
     public static final int IS_EQ_EXACT_XI = 294, IS_NE_EXACT_XI = 295;
+    /** gc_bif2 of erlang:rem/div/bsl with an inline small-integer fast path. */
+    public static final int REM = 296, IDIV = 297, BSL = 298;
+    /** move x->y + move x->x, move x->x + move x->x (second move's source in b, destination in c). */
+    public static final int MOVE_XY_XX = 299, MOVE_XX_XX = 300;
+    /** move x->y + move x->x + call (call's live count in f, target in e, return address in ret). */
+    public static final int MOVE_XY_XX_CALL = 301;
 
     /** The specialised opcode for a BIF instruction calling {@code erlang:name/arity}, or -1. */
     public static int specialise(String name, int arity) {
@@ -66,6 +72,9 @@ public final class Ops {
                 case "bor": return BOR;
                 case "bxor": return BXOR;
                 case "bsr": return BSR;
+                case "rem": return REM;
+                case "div": return IDIV;
+                case "bsl": return BSL;
                 default: return -1;
             }
         }
@@ -96,6 +105,11 @@ public final class Ops {
             case BOR -> "gc_bif2 bor";
             case BXOR -> "gc_bif2 bxor";
             case BSR -> "gc_bif2 bsr";
+            case MOVE_XY_XX, MOVE_XX_XX -> "move+move";
+            case MOVE_XY_XX_CALL -> "move+move+call";
+            case REM -> "gc_bif2 rem";
+            case IDIV -> "gc_bif2 div";
+            case BSL -> "gc_bif2 bsl";
             case IS_LT_XX -> "is_lt";
             case IS_GE_XX -> "is_ge";
             case PUT_LIST_XXX -> "put_list";

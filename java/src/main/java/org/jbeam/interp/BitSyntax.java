@@ -23,33 +23,33 @@ final class BitSyntax {
 
     static int execute(Interpreter it, Instr in, int pc) {
         switch (in.op) {
-            case BS_START_MATCH3, BS_START_MATCH4 -> {
+            case BS_START_MATCH3, BS_START_MATCH4 -> { Interpreter.pin();
                 Term t = it.get(in.a);
                 if (t instanceof MatchState ms) { it.put(in.d, ms); return NEXT; }
                 if (t instanceof EBitString b) { it.put(in.d, new MatchState(b)); return NEXT; }
                 if (in.e == 0) throw ErlangException.error(ETuple.of(EAtom.BADMATCH, t));
                 return in.e;
             }
-            case BS_GET_POSITION -> { it.put(in.d, ESmall.of(((MatchState) it.get(in.a)).pos)); return NEXT; }
-            case BS_SET_POSITION -> { ((MatchState) it.get(in.a)).pos = ((ESmall) it.get(in.b)).value; return NEXT; }
-            case BS_GET_TAIL -> { it.put(in.d, ((MatchState) it.get(in.a)).tail()); return NEXT; }
-            case BS_TEST_TAIL2 -> { return ((MatchState) it.get(in.a)).remaining() == in.b ? NEXT : in.e; }
-            case BS_TEST_UNIT -> { return ((MatchState) it.get(in.a)).remaining() % in.b == 0 ? NEXT : in.e; }
-            case BS_SKIP_BITS2 -> {
+            case BS_GET_POSITION -> { Interpreter.pin(); it.put(in.d, ESmall.of(((MatchState) it.get(in.a)).pos)); return NEXT; }
+            case BS_SET_POSITION -> { Interpreter.pin(); ((MatchState) it.get(in.a)).pos = ((ESmall) it.get(in.b)).value; return NEXT; }
+            case BS_GET_TAIL -> { Interpreter.pin(); it.put(in.d, ((MatchState) it.get(in.a)).tail()); return NEXT; }
+            case BS_TEST_TAIL2 -> { Interpreter.pin(); return ((MatchState) it.get(in.a)).remaining() == in.b ? NEXT : in.e; }
+            case BS_TEST_UNIT -> { Interpreter.pin(); return ((MatchState) it.get(in.a)).remaining() % in.b == 0 ? NEXT : in.e; }
+            case BS_SKIP_BITS2 -> { Interpreter.pin();
                 MatchState ms = (MatchState) it.get(in.a);
                 long n = segmentBits(it.get(in.b), in.c, ms);
                 if (n < 0 || n > ms.remaining()) return in.e;
                 ms.pos += n;
                 return NEXT;
             }
-            case BS_GET_INTEGER2 -> {
+            case BS_GET_INTEGER2 -> { Interpreter.pin();
                 MatchState ms = (MatchState) it.get(in.a);
                 long n = segmentBits(it.get(in.b), in.c, ms);
                 if (n < 0 || n > ms.remaining()) return in.e;
                 it.put(in.d, ms.readInteger(n, little(in.f), (in.f & BinSegment.FLAG_SIGNED) != 0));
                 return NEXT;
             }
-            case BS_GET_FLOAT2 -> {
+            case BS_GET_FLOAT2 -> { Interpreter.pin();
                 MatchState ms = (MatchState) it.get(in.a);
                 long n = segmentBits(it.get(in.b), in.c, ms);
                 if ((n != 16 && n != 32 && n != 64) || n > ms.remaining()) return in.e;
@@ -61,7 +61,7 @@ final class BitSyntax {
                 it.put(in.d, EFloat.of(d));
                 return NEXT;
             }
-            case BS_GET_BINARY2 -> {
+            case BS_GET_BINARY2 -> { Interpreter.pin();
                 MatchState ms = (MatchState) it.get(in.a);
                 Term size = it.get(in.b);
                 long n;
@@ -75,7 +75,7 @@ final class BitSyntax {
                 it.put(in.d, ms.readBitString(n));
                 return NEXT;
             }
-            case BS_MATCH_STRING -> {
+            case BS_MATCH_STRING -> { Interpreter.pin();
                 MatchState ms = (MatchState) it.get(in.a);
                 long n = in.b;
                 if (n > ms.remaining()) return in.e;
@@ -88,21 +88,21 @@ final class BitSyntax {
                 }
                 return NEXT;
             }
-            case BS_GET_UTF8, BS_SKIP_UTF8 -> {
+            case BS_GET_UTF8, BS_SKIP_UTF8 -> { Interpreter.pin();
                 MatchState ms = (MatchState) it.get(in.a);
                 int cp = Utf.readUtf8(ms);
                 if (cp < 0) return in.e;
                 if (in.op == BS_GET_UTF8) it.put(in.d, ESmall.of(cp));
                 return NEXT;
             }
-            case BS_GET_UTF16, BS_SKIP_UTF16 -> {
+            case BS_GET_UTF16, BS_SKIP_UTF16 -> { Interpreter.pin();
                 MatchState ms = (MatchState) it.get(in.a);
                 int cp = Utf.readUtf16(ms, little(in.f));
                 if (cp < 0) return in.e;
                 if (in.op == BS_GET_UTF16) it.put(in.d, ESmall.of(cp));
                 return NEXT;
             }
-            case BS_GET_UTF32, BS_SKIP_UTF32 -> {
+            case BS_GET_UTF32, BS_SKIP_UTF32 -> { Interpreter.pin();
                 MatchState ms = (MatchState) it.get(in.a);
                 if (ms.remaining() < 32) return in.e;
                 long save = ms.pos;
@@ -112,13 +112,13 @@ final class BitSyntax {
                 if (in.op == BS_GET_UTF32) it.put(in.d, v);
                 return NEXT;
             }
-            case BS_CREATE_BIN -> {
+            case BS_CREATE_BIN -> { Interpreter.pin();
                 Term r = BinBuild.create(it, (BinSegment[]) in.o);
                 if (r == null) return in.e != 0 ? in.e : BinBuild.fail(it);
                 it.put(in.d, r);
                 return NEXT;
             }
-            case BS_INIT_WRITABLE -> { it.x[0] = EBitString.EMPTY; return NEXT; }
+            case BS_INIT_WRITABLE -> { Interpreter.pin(); it.x[0] = EBitString.EMPTY; return NEXT; }
             default -> {
                 return LegacyBinOps.execute(it, in);
             }

@@ -135,6 +135,14 @@ public final class Interpreter {
                     case Ops.MOVE_XY -> { pin(); stk[sp - 1 - in.d] = x[in.a]; }
                     case Ops.MOVE_YX -> { pin(); x[in.d] = stk[sp - 1 - in.a]; }
                     case Ops.MOVE_KX -> { pin(); x[in.d] = in.t; }
+                    case Ops.MOVE_XY_XX -> { pin(); stk[sp - 1 - in.d] = x[in.a]; x[in.c] = x[in.b]; pc++; }
+                    case Ops.MOVE_XX_XX -> { pin(); x[in.d] = x[in.a]; x[in.c] = x[in.b]; pc++; }
+                    case Ops.MOVE_XY_XX_CALL -> { pin();
+                        stk[sp - 1 - in.d] = x[in.a]; x[in.c] = x[in.b];
+                        push(in.ret);
+                        if (--reds <= 0) return suspend(in.e, in.f, YIELDED);
+                        pc = in.e;
+                    }
                     case MOVE -> { pin(); put(in.d, get(in.a)); }
                     case CALL -> { pin();
                         push(in.ret);
@@ -290,7 +298,7 @@ public final class Interpreter {
 
     /** A compiler barrier at the top of each case: keeps C2 from hoisting the operand loads of all
      *  cases above the dispatch jump (where it would compute and spill them for every instruction). */
-    private static void pin() { int unused = barrier; }
+    static void pin() { int unused = barrier; }
 
     /** Term order {@code a < b} with the small-integer case inline. */
     private static boolean less(Term a, Term b) {

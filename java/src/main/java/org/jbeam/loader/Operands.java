@@ -20,7 +20,15 @@ final class Operands {
             resolve(tr, pc, in, tr.ops(pc));
             specialiseKinds(tr, in);
         }
-        for (int pc = 0; pc + 1 < tr.size(); pc++) fuse(tr.instr(pc), tr.instr(pc + 1));
+        for (int pc = 0; pc + 1 < tr.size(); pc++) {
+            Instr first = tr.instr(pc);
+            fuse(first, tr.instr(pc + 1));
+            // move x->y + move x->x + call: the argument set-up and the call of a body recursion.
+            if (first.op == Ops.MOVE_XY_XX && pc + 2 < tr.size() && tr.instr(pc + 2).op == CALL) {
+                Instr call = tr.instr(pc + 2);
+                first.op = Ops.MOVE_XY_XX_CALL; first.e = call.b; first.f = call.a; first.ret = call.ret;
+            }
+        }
     }
 
     /**
@@ -36,6 +44,11 @@ final class Operands {
                 }
             }
             case DEALLOCATE -> { if (next.op == RETURN) first.op = Ops.DEALLOCATE_RETURN; }
+            case Ops.MOVE_XY, Ops.MOVE_XX -> {
+                if (next.op == Ops.MOVE_XX) {
+                    first.op = first.op == Ops.MOVE_XY ? Ops.MOVE_XY_XX : Ops.MOVE_XX_XX; first.b = next.a; first.c = next.d;
+                }
+            }
             case IS_TUPLE -> {
                 if (next.op == Ops.TEST_ARITY_X && Instr.isX(first.a) && next.a == first.a && next.e == first.e) {
                     first.op = Ops.IS_TUPLE_ARITY; first.b = next.b;
