@@ -1,10 +1,10 @@
 -module(bench_tcp_echo).
 -export([run/0]).
-%% TCP echo on loopback: 50 connections x 1000 round trips of 64 bytes, passive mode.
+%% TCP echo on loopback: 50 connections x 200 round trips of 64 bytes, passive mode.
 run() ->
     {ok, L} = gen_tcp:listen(0, [binary, {active, false}, {reuseaddr, true}, {backlog, 128}]),
     {ok, Port} = inet:port(L),
-    Conns = 50, Trips = 1000,
+    Conns = 50, Trips = 200,
     spawn_link(fun() -> acceptor(L, Conns) end),
     Self = self(),
     [spawn_link(fun() -> client(Port, Trips), Self ! done end) || _ <- lists:seq(1, Conns)],
