@@ -62,6 +62,8 @@ public final class TermPrinter {
                 sb.append("\">>");
             }
             case EFloat f -> sb.append(String.format(java.util.Locale.ROOT, "%.6e", f.value).replaceAll("e([+-])(\\d)$", "e$10$2"));
+            // erts' printer quotes every atom that is not [a-z][A-Za-z0-9_]* (so also foo@bar).
+            case EAtom a when a.name.indexOf('@') >= 0 && !needsQuotes(a.name) -> sb.append('\'').append(a.name).append('\'');
             default -> print(sb, t, true);
         }
     }
