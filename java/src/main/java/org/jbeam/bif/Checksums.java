@@ -1,7 +1,5 @@
 package org.jbeam.bif;
 
-import java.util.zip.Adler32;
-
 import org.jbeam.runtime.ErlangException;
 import org.jbeam.term.*;
 
@@ -33,6 +31,4 @@ final class Checksums {
         }
         return (b << 16) | a;
     }
-
-    static long adler32(byte[] d) { Adler32 c = new Adler32(); c.update(d); return c.getValue(); }
 }

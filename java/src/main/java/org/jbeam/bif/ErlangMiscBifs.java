@@ -4,7 +4,6 @@ import java.security.MessageDigest;
 import java.util.zip.Adler32;
 import java.util.zip.CRC32;
 
-import org.jbeam.code.FunEntry;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
 import org.jbeam.term.*;
@@ -116,6 +115,4 @@ public final class ErlangMiscBifs implements BifModule {
             default -> throw ErlangException.badarg();
         };
     }
-
-    static FunEntry entryOf(ELocalFun f) { return (FunEntry) f.entry; }
 }

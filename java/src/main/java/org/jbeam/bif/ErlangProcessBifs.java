@@ -4,7 +4,6 @@ import org.jbeam.interp.Trap;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
 import org.jbeam.runtime.ProcessTable.SpawnOptions;
-import org.jbeam.runtime.Runtime;
 import org.jbeam.term.*;
 
 /**
@@ -306,6 +305,4 @@ public final class ErlangProcessBifs implements BifModule {
         }
         throw ErlangException.badarg();
     }
-
-    static Runtime vm(ErlProcess p) { return p.vm; }
 }

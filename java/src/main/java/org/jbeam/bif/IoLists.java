@@ -55,9 +55,7 @@ public final class IoLists {
                     if (out != null) out[pos[0]++] = (byte) s.value;
                     n++;
                 } else if (h instanceof EBitString b) {
-                    if (!b.isBinary()) throw ErlangException.badarg();
-                    if (out != null) { System.arraycopy(b.array(), b.arrayOffset(), out, pos[0], b.byteSize()); pos[0] += b.byteSize(); }
-                    n += b.byteSize();
+                    n += copyBinary(b, out, pos);
                 } else if (h instanceof ECons) {
                     stack.push(c.tail);
                     cur = h;
@@ -65,15 +63,19 @@ public final class IoLists {
                 } else if (h != ENil.NIL) throw ErlangException.badarg();
                 cur = c.tail;
             } else {
-                if (cur instanceof EBitString b) {
-                    if (!b.isBinary()) throw ErlangException.badarg();
-                    if (out != null) { System.arraycopy(b.array(), b.arrayOffset(), out, pos[0], b.byteSize()); pos[0] += b.byteSize(); }
-                    n += b.byteSize();
-                } else if (cur != ENil.NIL) throw ErlangException.badarg();
+                if (cur instanceof EBitString b) n += copyBinary(b, out, pos);
+                else if (cur != ENil.NIL) throw ErlangException.badarg();
                 if (stack.isEmpty()) return n;
                 cur = stack.pop();
             }
         }
+    }
+
+    /** One binary of an iolist: badarg unless byte-sized; copied to {@code out} when given. Returns its size. */
+    private static int copyBinary(EBitString b, byte[] out, int[] pos) {
+        if (!b.isBinary()) throw ErlangException.badarg();
+        if (out != null) { System.arraycopy(b.array(), b.arrayOffset(), out, pos[0], b.byteSize()); pos[0] += b.byteSize(); }
+        return b.byteSize();
     }
 
     /** {@code list_to_bitstring/1}: like an iolist but bitstrings of any size are allowed. */

@@ -71,15 +71,20 @@ public final class MiscNatives implements BifModule {
 
     private static final EAtom ERROR = EAtom.ERROR;
 
+    /** Moves a leading '+' or '-' of a charlist into {@code sb}; returns the rest. */
+    private static Term takeSign(Term l, StringBuilder sb) {
+        if (l instanceof ECons c && (c.head.equals(ESmall.of('+')) || c.head.equals(ESmall.of('-')))) {
+            sb.append((char) ((ESmall) c.head).value);
+            return c.tail;
+        }
+        return l;
+    }
+
     /** string:list_to_integer/1: [+-]digits, returns {Int, Rest}; Rest is whatever follows (even an improper tail). */
     static Term listToInteger(Term l) {
         if (!(l instanceof EList)) return ETuple.of(ERROR, EAtom.of("not_a_list"));
         StringBuilder sb = new StringBuilder();
-        Term r = l;
-        if (r instanceof ECons c && (c.head.equals(ESmall.of('+')) || c.head.equals(ESmall.of('-')))) {
-            sb.append((char) ((ESmall) c.head).value);
-            r = c.tail;
-        }
+        Term r = takeSign(l, sb);
         int digits = 0;
         while (r instanceof ECons c && c.head instanceof ESmall d && d.value >= '0' && d.value <= '9') {
             sb.append((char) d.value);
@@ -94,11 +99,7 @@ public final class MiscNatives implements BifModule {
     static Term listToFloat(Term l) {
         if (!(l instanceof EList)) return ETuple.of(ERROR, EAtom.of("not_a_list"));
         StringBuilder sb = new StringBuilder();
-        Term r = l;
-        if (r instanceof ECons c && (c.head.equals(ESmall.of('+')) || c.head.equals(ESmall.of('-')))) {
-            sb.append((char) ((ESmall) c.head).value);
-            r = c.tail;
-        }
+        Term r = takeSign(l, sb);
         Term[] cur = {r};
         if (digits(cur, sb) == 0 || !isChar(cur[0], '.')) return noFloat();
         sb.append('.');

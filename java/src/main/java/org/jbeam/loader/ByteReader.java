@@ -51,6 +51,4 @@ final class ByteReader {
         pos += n;
         return r;
     }
-
-    String where() { return where; }
 }

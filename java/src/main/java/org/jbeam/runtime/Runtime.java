@@ -133,9 +133,6 @@ public final class Runtime {
         CrashReport.maybeReport(this, p, reason);
     }
 
-    /** Set by halt(Slogan): the text erts prints when the node dies that way. */
-    public volatile String slogan;
-
     public void writeStdout(byte[] b) { write(stdout, b); }
     public void writeStderr(byte[] b) { write(stderr, b); }
 

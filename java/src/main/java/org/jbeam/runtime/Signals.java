@@ -81,12 +81,10 @@ public final class Signals {
 
     // ---- receive timers ----
 
-    static void startReceiveTimerImpl(ErlProcess p, long ms) {
+    public static void startReceiveTimer(ErlProcess p, long ms) {
         int gen = ++p.timerGen;
         p.timer = p.vm.timers.schedule(() -> p.deliver(new Timeout(gen)), ms, TimeUnit.MILLISECONDS);
     }
-
-    public static void startReceiveTimer(ErlProcess p, long ms) { startReceiveTimerImpl(p, ms); }
 
     public static void cancelReceiveTimer(ErlProcess p) {
         p.timedOut = false;
