@@ -108,6 +108,12 @@ public final class JBeam implements AutoCloseable {
 
     @Override public void close() { vm.shutdown(); }
 
+    /** A function implemented in Java and callable from Erlang (see {@link Builder#function}). */
+    @FunctionalInterface
+    public interface JavaFunction {
+        Term apply(Term[] args);
+    }
+
     /** Configures a node. */
     public static final class Builder {
         private int schedulers = java.lang.Runtime.getRuntime().availableProcessors();
@@ -116,8 +122,34 @@ public final class JBeam implements AutoCloseable {
         private InputStream stdin = System.in;
         private List<String> args = List.of();
         private Path otpRoot;
+        private int dirtyCpu = -1, dirtyIo = 10;
+        private final List<org.jbeam.bif.BifModule> javaFunctions = new ArrayList<>();
 
         public Builder schedulers(int n) { this.schedulers = Math.max(1, n); return this; }
+        /** Dirty CPU scheduler threads ({@code +SDcpu}); default: as many as schedulers. */
+        public Builder dirtyCpuSchedulers(int n) { this.dirtyCpu = Math.max(1, n); return this; }
+        /** Dirty IO scheduler threads ({@code +SDio}); default 10. */
+        public Builder dirtyIoSchedulers(int n) { this.dirtyIo = Math.max(1, n); return this; }
+
+        /**
+         * Makes {@code module:name/arity} a function implemented in Java, run on the calling
+         * process's scheduler thread: keep it short (it holds the scheduler). Throw
+         * {@link org.jbeam.runtime.ErlangException} to raise in Erlang.
+         */
+        public Builder function(String module, String name, int arity, JavaFunction body) {
+            javaFunctions.add(t -> t.bifN(module, name, arity, (p, args) -> body.apply(args)));
+            return this;
+        }
+
+        /**
+         * Like {@link #function}, but the body runs on a dirty pool (blocking or long work): the
+         * calling Erlang process is suspended until it returns, no scheduler is held.
+         */
+        public Builder dirtyFunction(String module, String name, int arity, org.jbeam.runtime.DirtyPools.Kind kind, JavaFunction body) {
+            javaFunctions.add(t -> t.bifN(module, name, arity,
+                    (p, args) -> org.jbeam.interp.Trap.await(p.vm.dirty.submit(p, kind, () -> body.apply(args)))));
+            return this;
+        }
         /** Adds a directory to the front of the code path (like -pa). */
         public Builder addPathFirst(Path dir) { pathFirst.add(dir); return this; }
         /** Adds a directory to the end of the code path (like -pz). */
@@ -134,7 +166,10 @@ public final class JBeam implements AutoCloseable {
             List<Path> path = new ArrayList<>(pathFirst);
             if (otpRoot != null) path.addAll(OtpInstall.codePath(otpRoot));
             path.addAll(pathLast);
-            return new JBeam(new Runtime(schedulers, path, stdout, stderr, stdin, args, otpRoot, Natives.all()));
+            List<org.jbeam.bif.BifModule> natives = new ArrayList<>(Natives.all());
+            natives.addAll(javaFunctions);
+            return new JBeam(new Runtime(schedulers, dirtyCpu < 0 ? schedulers : dirtyCpu, dirtyIo, path, stdout, stderr, stdin,
+                    args, otpRoot, natives));
         }
     }
 }

@@ -31,15 +31,17 @@ final class SystemInfo {
         Term more = SystemInfoMore.systemInfo(p, a.name);
         if (more != null) return more;
         int n = p.vm.scheduler.count();
+        int dcpu = p.vm.dirty.threads(org.jbeam.runtime.DirtyPools.Kind.CPU), dio = p.vm.dirty.threads(org.jbeam.runtime.DirtyPools.Kind.IO);
         return switch (a.name) {
             case "otp_release" -> str(OTP_RELEASE);
             case "version" -> str(ERTS_VERSION);
-            case "system_version" -> str("Erlang/OTP " + OTP_RELEASE + " [erts-" + ERTS_VERSION + "] [jbeam] [64-bit] [smp:" + n + ":" + n + "] [ds:" + n + ":" + n + ":10] [async-threads:1]\n");
+            case "system_version" -> str("Erlang/OTP " + OTP_RELEASE + " [erts-" + ERTS_VERSION + "] [jbeam] [64-bit] [smp:" + n + ":" + n + "] [ds:" + dcpu + ":" + dcpu + ":" + dio + "] [async-threads:1]\n");
             case "system_architecture" -> str("x86_64-pc-linux-gnu");
             case "machine" -> str("BEAM");
             case "schedulers", "schedulers_online", "logical_processors", "logical_processors_available",
-                 "logical_processors_online", "dirty_cpu_schedulers", "dirty_cpu_schedulers_online" -> ESmall.of(n);
-            case "dirty_io_schedulers" -> ESmall.of(10);
+                 "logical_processors_online" -> ESmall.of(n);
+            case "dirty_cpu_schedulers", "dirty_cpu_schedulers_online" -> ESmall.of(dcpu);
+            case "dirty_io_schedulers" -> ESmall.of(dio);
             case "thread_pool_size" -> ESmall.of(1);
             case "process_count" -> ESmall.of(p.vm.processes.count());
             case "process_limit" -> ESmall.of(262144);

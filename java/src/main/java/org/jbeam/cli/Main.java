@@ -34,6 +34,8 @@ public final class Main {
         JBeam.Builder b = JBeam.builder().otpRoot(root).stdout(out).stderr(err)
                 .stdin(new FileInputStream(FileDescriptor.in)).args(cl.rest);
         if (cl.schedulers > 0) b.schedulers(cl.schedulers);
+        if (cl.dirtyCpu > 0) b.dirtyCpuSchedulers(cl.dirtyCpu);
+        if (cl.dirtyIo > 0) b.dirtyIoSchedulers(cl.dirtyIo);
         for (Path p : cl.pathFirst) b.addPathFirst(p);
         for (Path p : cl.pathLast) b.addPathLast(p);
         for (Path p : ErlLibs.ebinDirs()) b.addPathLast(p);
@@ -48,7 +50,7 @@ public final class Main {
 
     /** The parts of erl's command line that the emulator (not init) consumes. */
     static final class CommandLine {
-        int schedulers = -1;
+        int schedulers = -1, dirtyCpu = -1, dirtyIo = -1;
         final List<Path> pathFirst = new ArrayList<>(), pathLast = new ArrayList<>();
         /** Arguments passed on to init (everything erlexec does not consume). */
         final List<String> rest = new ArrayList<>();
@@ -89,6 +91,8 @@ public final class Main {
             return c;
         }
 
+        private static boolean attachedValue(String flag) { return !flag.equals("+SDcpu") && !flag.equals("+SDio"); }
+
         private int emulatorFlag(String[] a, int i) {
             String s = a[i];
             String name = s.length() > 1 ? s.substring(1, 2) : "";
@@ -99,6 +103,13 @@ public final class Main {
                     String n = val.split(":")[0];
                     try { schedulers = Integer.parseInt(n); } catch (NumberFormatException e) { /* erl: usage error */ }
                 }
+            }
+            if ((s.startsWith("+SDcpu") || s.startsWith("+SDio")) && !attachedValue(s)) {
+                String v = i + 1 < a.length ? a[i + 1].split(":")[0] : "";
+                try {
+                    if (s.equals("+SDcpu")) dirtyCpu = Integer.parseInt(v); else if (s.equals("+SDio")) dirtyIo = Integer.parseInt(v);
+                } catch (NumberFormatException e) { /* erl: usage error */ }
+                return i + 2;
             }
             // Flags taking a separate value: skip it too. (+A 10, +P 100000, +S 4, +K true …)
             if (!attached && "ABCDKLMPQRSTWchiprstvwez".contains(name) && val != null && !val.startsWith("-") && !val.startsWith("+"))

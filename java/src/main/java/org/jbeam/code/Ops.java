@@ -59,6 +59,8 @@ public final class Ops {
     public static final int MOVE_XY_XX = 299, MOVE_XX_XX = 300;
     /** move x->y + move x->x + call (call's live count in f, target in e, return address in ret). */
     public static final int MOVE_XY_XX_CALL = 301;
+    /** Park until the process's pending async native call completes, then return its result. */
+    public static final int AWAIT_ASYNC = 302;
 
     /** The specialised opcode for a BIF instruction calling {@code erlang:name/arity}, or -1. */
     public static int specialise(String name, int arity) {
@@ -86,6 +88,7 @@ public final class Ops {
             case CALL_NATIVE -> "call_native";
             case NORMAL_EXIT -> "normal_exit";
             case APPLY_TRAMPOLINE -> "apply_trampoline";
+            case AWAIT_ASYNC -> "await_async";
             case ADD -> "gc_bif2 +";
             case SUB -> "gc_bif2 -";
             case MUL -> "gc_bif2 *";

@@ -454,6 +454,13 @@ public final class Interpreter {
             int next = ret != null ? pc : doReturn();
             return preemptAt(next, 1);
         }
+        if (t.awaiting != null) {
+            // Park as if a function had been called: its "body" is the system module's await
+            // instruction, which returns the result to the caller once the call completes.
+            if (ret != null) push(ret);
+            setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
+            return awaitAsync(org.jbeam.runtime.ProcessTable.PC_AWAIT);
+        }
         Term[] args = t.args;
         System.arraycopy(args, 0, x, 0, args.length);
         if (t.hibernate) {
@@ -470,6 +477,20 @@ public final class Interpreter {
         if (t.export != null) return callExport(t.export, args.length, ret, pc);
         x[args.length] = t.fun;
         return callFun(t.fun, args.length, ret, pc);
+    }
+
+    /** The await_async instruction at {@code pc}: deliver the pending call's outcome or park again. */
+    int awaitAsync(int pc) {
+        ErlProcess proc = p;
+        org.jbeam.runtime.AsyncCall c = proc.pendingCall;
+        Object o = c.outcome();
+        // Not done: park again. A stray wake-up (a message) only re-runs this check; an exit
+        // signal is handled by Signals.drain before the process runs at all.
+        if (o == null) throw new Preempt(suspend(pc, 0, WAITING));
+        proc.pendingCall = null;
+        if (o instanceof ErlangException ex) throw ex;
+        x[0] = (Term) o;
+        return doReturn();
     }
 
     int callFun(Term f, int arity, ReturnAddr ret, int pc) {

@@ -176,6 +176,10 @@ final class SlowOps {
                 Export e = p.startExport; p.startExport = null;
                 return it.callExport(e, e.arity, null, pc);
             }
+            case Ops.AWAIT_ASYNC -> { Interpreter.pin();
+                try { return it.awaitAsync(pc - 1); }
+                catch (Interpreter.Preempt pre) { return leave(it, pre.outcome); }
+            }
             case INT_CODE_END -> { Interpreter.pin(); throw new IllegalStateException("fell off the end of " + it.mod.name.name); }
             default -> {
                 int r = BitSyntax.execute(it, in, pc);

@@ -1,6 +1,7 @@
 package org.jbeam.interp;
 
 import org.jbeam.code.Export;
+import org.jbeam.runtime.AsyncCall;
 import org.jbeam.term.EFun;
 import org.jbeam.term.Term;
 
@@ -11,10 +12,12 @@ import org.jbeam.term.Term;
  */
 public final class Trap extends Term {
     public static final Trap YIELD = new Trap(null, null, null);
-    /** Suspend the process until a message/signal arrives, then return {@code value} (used by receive-like BIFs). */
     public final Export export;
     public final EFun fun;
     public final Term[] args;
+
+    /** Suspend until this native call completes (see {@link AsyncCall}). */
+    public final AsyncCall awaiting;
 
     /** erlang:hibernate/3: drop the stack, wait for a message, then call the export. */
     public final boolean hibernate;
@@ -22,7 +25,17 @@ public final class Trap extends Term {
     private Trap(Export export, EFun fun, Term[] args) { this(export, fun, args, false); }
 
     private Trap(Export export, EFun fun, Term[] args, boolean hibernate) {
-        this.export = export; this.fun = fun; this.args = args; this.hibernate = hibernate;
+        this.export = export; this.fun = fun; this.args = args; this.hibernate = hibernate; this.awaiting = null;
+    }
+
+    private Trap(AsyncCall call) {
+        this.export = null; this.fun = null; this.args = null; this.hibernate = false; this.awaiting = call;
+    }
+
+    /** The process parks until {@code call} completes, then the call returns its result. */
+    public static Trap await(AsyncCall call) {
+        if (call.process.pendingCall != call) throw new IllegalStateException("not the pending call");
+        return new Trap(call);
     }
 
     public static Trap call(Export e, Term[] args) { return new Trap(e, null, args); }

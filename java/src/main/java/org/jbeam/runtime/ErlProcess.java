@@ -61,6 +61,9 @@ public final class ErlProcess {
     /** Last exception (class, reason, stacktrace) for build_stacktrace/raise. */
     public ErlangException lastException;
     public long reductionsDone;
+    /** The native call this process is suspended in (see {@link AsyncCall}), or null. */
+    public volatile AsyncCall pendingCall;
+    private long nextCallId;
     /** The interpreter running this process right now, or null when it is not running. */
     public volatile org.jbeam.interp.Interpreter interpreter;
 
@@ -71,6 +74,17 @@ public final class ErlProcess {
     }
 
     public int status() { return status.get(); }
+
+    /**
+     * Starts a suspended native call; called by the native on the process's own scheduler thread,
+     * which then returns {@code Trap.await(call)}.
+     */
+    public AsyncCall beginAsync() {
+        if (pendingCall != null) throw new IllegalStateException("already suspended in call " + pendingCall.id);
+        AsyncCall c = new AsyncCall(this, ++nextCallId);
+        pendingCall = c;
+        return c;
+    }
     public boolean isAlive() { return status.get() != EXITED; }
 
     /** Enqueue a message or signal from any thread and wake the process. */

@@ -31,6 +31,7 @@ public final class Runtime {
     public final Ports ports = new Ports(this);
     public final org.jbeam.bif.Aliases aliases = new org.jbeam.bif.Aliases();
     public final Scheduler scheduler;
+    public final DirtyPools dirty;
     public final ScheduledExecutorService timers;
     public final OutputStream stdout, stderr;
     public final InputStream stdin;
@@ -47,6 +48,12 @@ public final class Runtime {
 
     public Runtime(int schedulers, List<Path> codePath, OutputStream stdout, OutputStream stderr, InputStream stdin,
                    List<String> args, Path otpRoot, List<BifModule> natives) {
+        this(schedulers, schedulers, 10, codePath, stdout, stderr, stdin, args, otpRoot, natives);
+    }
+
+    public Runtime(int schedulers, int dirtyCpu, int dirtyIo, List<Path> codePath, OutputStream stdout, OutputStream stderr,
+                   InputStream stdin, List<String> args, Path otpRoot, List<BifModule> natives) {
+        this.dirty = new DirtyPools(dirtyCpu, dirtyIo);
         this.nodeName = EAtom.NONODE;
         this.stdout = stdout;
         this.stderr = stderr;
@@ -157,6 +164,7 @@ public final class Runtime {
     public void shutdown() {
         scheduler.stop();
         timers.shutdownNow();
+        dirty.shutdown();
     }
 
     // ---- diagnostics ----

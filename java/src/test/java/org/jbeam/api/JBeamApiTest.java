@@ -43,4 +43,37 @@ class JBeamApiTest {
             assertEquals("badfile", e.reason);
         }
     }
+
+    /**
+     * Java functions through the API; the dirty one suspends its callers (the async-call protocol):
+     * 8 callers sleeping 300 ms on 10 dirty-IO threads finish together, stray messages do not
+     * resume them, a killed caller never continues, and an Erlang exception from Java is raised.
+     */
+    @Test
+    void javaFunctionsPlainAndDirty() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        try (JBeam vm = JBeam.builder().otpRoot(OtpInstall.find()).addPathFirst(BEAMS)
+                .args(List.of("-noshell")).schedulers(1)
+                .function("jtest", "plain", 1, a -> ESmall.of(((ESmall) a[0]).value * 2))
+                .dirtyFunction("jtest", "slow", 1, org.jbeam.runtime.DirtyPools.Kind.IO, a -> {
+                    calls.incrementAndGet();
+                    if (!(a[0] instanceof ESmall n)) throw org.jbeam.runtime.ErlangException.badarg();
+                    try { Thread.sleep(300); } catch (InterruptedException e) { throw new RuntimeException(e); }
+                    return ESmall.of(n.value * 10);
+                })
+                .build().boot()) {
+            long t0 = System.nanoTime();
+            EPid pid = vm.spawn("api_async", "run", ESmall.of(8));
+            Term reason = vm.awaitExit(pid, Duration.ofSeconds(20));
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(reason instanceof ETuple t && t.arity() == 4 && t.get(0) == EAtom.of("results"), "exit: " + reason);
+            ETuple t = (ETuple) reason;
+            assertEquals("[10,20,30,40,50,60,70,80]", org.jbeam.term.TermPrinter.print(t.get(1)));
+            assertTrue(org.jbeam.term.TermPrinter.print(t.get(2)).startsWith("{'EXIT',{badarg,"), "caught: " + t.get(2));
+            assertEquals(ESmall.of(42), t.get(3));
+            assertEquals(10, calls.get(), "each call runs exactly once (8 + victim + bad)");
+            // One scheduler, yet the 8 sleeps overlap on the dirty pool.
+            assertTrue(ms < 2500, "took " + ms + " ms");
+        }
+    }
 }

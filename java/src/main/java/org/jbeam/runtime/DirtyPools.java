@@ -1,0 +1,73 @@
+package org.jbeam.runtime;
+
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import org.jbeam.term.EAtom;
+import org.jbeam.term.ETuple;
+import org.jbeam.term.EBitString;
+import org.jbeam.term.Term;
+
+/**
+ * OTP's dirty schedulers: a dirty-CPU pool (as many threads as schedulers by default, {@code +SDcpu})
+ * and a dirty-IO pool (10 by default, {@code +SDio}) for natives that would hold a normal
+ * scheduler too long. The calling process is suspended on an {@link AsyncCall} and resumes with
+ * the job's result; normal schedulers never block on a dirty job. Threads start on first use.
+ */
+public final class DirtyPools {
+    public enum Kind { CPU, IO }
+
+    private final ThreadPoolExecutor cpu, io;
+    private final AtomicInteger running = new AtomicInteger();
+
+    public DirtyPools(int cpuThreads, int ioThreads) {
+        this.cpu = pool("jbeam-dirty-cpu-", Math.max(1, cpuThreads));
+        this.io = pool("jbeam-dirty-io-", Math.max(1, ioThreads));
+    }
+
+    private static ThreadPoolExecutor pool(String prefix, int n) {
+        AtomicInteger seq = new AtomicInteger(1);
+        return new ThreadPoolExecutor(n, n, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, prefix + seq.getAndIncrement());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public int threads(Kind k) { return (k == Kind.CPU ? cpu : io).getMaximumPoolSize(); }
+
+    /** Dirty jobs executing right now (for tests and statistics). */
+    public int running() { return running.get(); }
+
+    /**
+     * Runs {@code job} on the {@code kind} pool for {@code p} (the running process, on its own
+     * scheduler thread) and returns the call the native must await ({@code Trap.await(call)}).
+     * An {@link ErlangException} from the job is raised in the process; any other exception
+     * becomes an {@code error} naming it, and the VM keeps running.
+     */
+    public AsyncCall submit(ErlProcess p, Kind kind, Supplier<Term> job) {
+        AsyncCall call = p.beginAsync();
+        (kind == Kind.CPU ? cpu : io).execute(() -> {
+            running.incrementAndGet();
+            try {
+                call.complete(job.get());
+            } catch (ErlangException e) {
+                call.fail(e);
+            } catch (RuntimeException | Error e) {
+                p.vm.logInternal(e);
+                call.fail(ErlangException.error(ETuple.of(EAtom.of("dirty_job_failed"), EBitString.ofUtf8(String.valueOf(e)))));
+            } finally {
+                running.decrementAndGet();
+            }
+        });
+        return call;
+    }
+
+    public void shutdown() {
+        cpu.shutdownNow();
+        io.shutdownNow();
+    }
+}
