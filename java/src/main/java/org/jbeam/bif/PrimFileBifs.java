@@ -1,16 +1,21 @@
 package org.jbeam.bif;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import org.jbeam.file.FileHandle;
 import org.jbeam.file.FileInfo;
+import org.jbeam.file.FileIo;
 import org.jbeam.file.FileNames;
 import org.jbeam.file.FileOps;
 import org.jbeam.file.FsOps;
 import org.jbeam.file.Posix;
 import org.jbeam.file.PrimBuffer;
+import org.jbeam.interp.Trap;
+import org.jbeam.runtime.AsyncCall;
+import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
 import org.jbeam.term.*;
 
@@ -48,31 +53,43 @@ public final class PrimFileBifs implements BifModule {
         t.bif2(M, "open_nif", (p, name, modes) -> {
             if (!(modes instanceof EList)) throw ErlangException.badarg();
             int m = FileOps.normalizeModes(modes(modes));
-            return Posix.call(() -> ETuple.of(EAtom.OK, FileOps.open(FileNames.path(name), m).ref));
+            return Posix.call(() -> ETuple.of(EAtom.OK, FileOps.open(FileNames.path(name), m, p).ref));
         });
         t.bif1(M, "file_desc_to_ref_nif", (p, fd) -> {
             if (!(fd instanceof ESmall s) || s.value != (int) s.value) throw ErlangException.badarg();
-            return Posix.call(() -> ETuple.of(EAtom.OK, FileOps.fromFd((int) s.value).ref));
+            return Posix.call(() -> ETuple.of(EAtom.OK, FileOps.fromFd((int) s.value, p).ref));
         });
         t.bif1(M, "close_nif", (p, ref) -> closeNif(ref, false));
         t.bif1(M, "delayed_close_nif", (p, ref) -> closeNif(ref, true));
-        t.bif2(M, "read_nif", (p, ref, size) -> withHandle(ref, h -> FileOps.read(h, nonNeg(size))));
-        t.bif2(M, "write_nif", (p, ref, iov) -> withHandle(ref, h -> FileOps.write(h, iovec(iov))));
-        t.bif3(M, "pread_nif", (p, ref, off, size) -> withHandle(ref, h -> {
-            checkNumbers(off, size);
-            return FileOps.pread(h, nonNeg(off), nonNeg(size));
+        // The data path runs on the completion ring (FileIo); the process parks until its completion.
+        t.bif2(M, "read_nif", (p, ref, size) -> onRing(p, ref, h -> {
+            long n = nonNeg(size);
+            return r -> FileIo.read(h, -1, n, r);
         }));
-        t.bif3(M, "pwrite_nif", (p, ref, off, iov) -> withHandle(ref, h -> {
+        t.bif2(M, "write_nif", (p, ref, iov) -> onRing(p, ref, h -> {
+            EBitString[] v = iovec(iov);
+            return r -> FileIo.write(h, -1, v, r);
+        }));
+        t.bif3(M, "pread_nif", (p, ref, off, size) -> onRing(p, ref, h -> {
+            checkNumbers(off, size);
+            long o = nonNeg(off), n = nonNeg(size);
+            return r -> FileIo.read(h, o, n, r);
+        }));
+        t.bif3(M, "pwrite_nif", (p, ref, off, iov) -> onRing(p, ref, h -> {
             checkNumbers(off);
-            List<ByteBuffer> v = iovec(iov);
-            return FileOps.pwrite(h, nonNeg(off), v);
+            EBitString[] v = iovec(iov);
+            long o = nonNeg(off);
+            return r -> FileIo.write(h, o, v, r);
+        }));
+        t.bif2(M, "sync_nif", (p, ref, dataOnly) -> onRing(p, ref, h -> {
+            boolean d = int32(dataOnly) != 0;
+            return r -> FileIo.sync(h, d, r);
         }));
         t.bif3(M, "seek_nif", (p, ref, mark, off) -> withHandle(ref, h -> {
             long o = int64(off);
             if (mark != Posix.EOF && mark != EAtom.of("bof") && mark != EAtom.of("cur")) throw ErlangException.badarg();
             return FileOps.seek(h, (EAtom) mark, o);
         }));
-        t.bif2(M, "sync_nif", (p, ref, dataOnly) -> withHandle(ref, h -> FileOps.sync(h, int32(dataOnly) != 0)));
         t.bif1(M, "truncate_nif", (p, ref) -> withHandle(ref, FileOps::truncate));
         t.bif3(M, "allocate_nif", (p, ref, off, len) -> withHandle(ref, h -> {
             checkNumbers(off, len);
@@ -98,7 +115,11 @@ public final class PrimFileBifs implements BifModule {
         }));
 
         // Path operations.
-        t.bif1(M, "read_file_nif", (p, path) -> Posix.call(() -> FsOps.readFile(FileNames.path(path))));
+        t.bif1(M, "read_file_nif", (p, path) -> {
+            java.nio.file.Path f;
+            try { f = FileNames.path(path); } catch (Posix.Error e) { return Posix.tuple(e.errno); }
+            return async(p, r -> FileIo.readFile(f, r));
+        });
         t.bif2(M, "read_info_nif", (p, path, follow) -> {
             int f = int32(follow);
             return Posix.call(() -> FileInfo.ofPath(FileNames.path(path), f != 0));
@@ -154,18 +175,67 @@ public final class PrimFileBifs implements BifModule {
     private static Term withHandle(Term ref, HandleOp op) {
         if (!FileHandle.isFileRef(ref)) throw ErlangException.badarg();
         FileHandle h = FileHandle.lookup(ref);
-        if (h == null) return Posix.tuple(Posix.EINVAL);
-        synchronized (h) {
-            if (h.isClosed()) return Posix.tuple(Posix.EINVAL);
+        if (h == null || !h.acquire()) return Posix.tuple(Posix.EINVAL);
+        try {
             return Posix.call(() -> op.run(h));
+        } finally {
+            h.release();
         }
+    }
+
+    @FunctionalInterface
+    private interface RingOp { Consumer<FileIo.Reply> prepare(FileHandle h); }
+
+    /**
+     * file_handle_wrapper for ring operations: badarg unless a file reference, {error, einval}
+     * once closed; then the argument checks ({@code prepare}), then the operation is started with
+     * the handle held (FileIo releases it after the last completion) and the process parks.
+     */
+    private static Term onRing(ErlProcess p, Term ref, RingOp op) {
+        if (!FileHandle.isFileRef(ref)) throw ErlangException.badarg();
+        FileHandle h = FileHandle.lookup(ref);
+        if (h == null || !h.acquire()) return Posix.tuple(Posix.EINVAL);
+        Consumer<FileIo.Reply> start;
+        try {
+            start = op.prepare(h);
+        } catch (Posix.Error e) {
+            h.release();
+            return Posix.tuple(e.errno);
+        } catch (RuntimeException e) {
+            h.release();
+            throw e;
+        }
+        return async(p, start);
+    }
+
+    /**
+     * Runs an operation that answers through a {@link FileIo.Reply}: the process suspends on an
+     * AsyncCall until the completion. Without a process (tests calling the natives directly) the
+     * calling thread waits for the completion instead.
+     */
+    private static Term async(ErlProcess p, Consumer<FileIo.Reply> start) {
+        if (p == null) {
+            CompletableFuture<Term> f = new CompletableFuture<>();
+            try { start.accept(f::complete); } catch (Posix.Error e) { return Posix.tuple(e.errno); }
+            return f.join();
+        }
+        AsyncCall c = p.beginAsync();
+        try {
+            start.accept(c::complete);
+        } catch (Posix.Error e) {
+            c.complete(Posix.tuple(e.errno));
+        } catch (RuntimeException e) {
+            c.fail(ErlangException.badarg());
+            p.vm.logInternal(e);
+        }
+        return Trap.await(c);
     }
 
     private static Term closeNif(Term ref, boolean delayed) {
         if (!FileHandle.isFileRef(ref)) throw ErlangException.badarg();
         FileHandle h = FileHandle.lookup(ref);
         if (h == null) return delayed ? EAtom.OK : Posix.tuple(Posix.EINVAL);
-        return Posix.call(() -> h.close() || delayed ? EAtom.OK : Posix.tuple(Posix.EINVAL));
+        return h.close() || delayed ? EAtom.OK : Posix.tuple(Posix.EINVAL);
     }
 
     /** efile_translate_modelist: known atoms set bits; others ('raw', 'binary', ...) are ignored. */
@@ -190,15 +260,15 @@ public final class PrimFileBifs implements BifModule {
     }
 
     /** An I/O vector: a proper list of binaries. */
-    private static List<ByteBuffer> iovec(Term t) {
-        List<ByteBuffer> out = new ArrayList<>();
+    private static EBitString[] iovec(Term t) {
+        List<EBitString> out = new ArrayList<>();
         while (t instanceof ECons c) {
             if (!(c.head instanceof EBitString b) || !b.isBinaryAligned()) throw ErlangException.badarg();
-            out.add(ByteBuffer.wrap(b.array(), b.arrayOffset(), b.byteSize()).asReadOnlyBuffer());
+            out.add(b);
             t = c.tail;
         }
         if (!(t instanceof ENil)) throw ErlangException.badarg();
-        return out;
+        return out.toArray(new EBitString[0]);
     }
 
     /** enif_is_number checks: a non-number is badarg. */

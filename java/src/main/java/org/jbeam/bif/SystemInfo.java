@@ -25,6 +25,8 @@ final class SystemInfo {
         if (item instanceof ETuple tu && tu.arity() == 2 && tu.get(0) == EAtom.of("purify")) return EAtom.FALSE;
         if (item instanceof ETuple tu && tu.arity() == 2 && tu.get(0) instanceof EAtom k && tu.get(1) instanceof EAtom v) {
             if (k.name.equals("wordsize") && (v.name.equals("internal") || v.name.equals("external"))) return ESmall.of(8);
+            // jbeam's own item: the completion ring backend file I/O runs on ("io_uring" | "threads").
+            if (k.name.equals("jbeam") && v.name.equals("io_backend")) return EAtom.of(org.jbeam.io.SharedRing.backendName());
             if (k.name.equals("cpu_topology") && (v.name.equals("defined") || v.name.equals("detected") || v.name.equals("used"))) return EAtom.UNDEFINED;
         }
         if (!(item instanceof EAtom a)) throw ErlangException.badarg();

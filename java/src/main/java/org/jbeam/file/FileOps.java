@@ -1,28 +1,29 @@
 package org.jbeam.file;
 
-import java.io.FileDescriptor;
-import java.io.FileInputStream;
-import java.io.FileOutputStream;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.OpenOption;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 
+import org.jbeam.bindings.libc.Fcntl;
+import org.jbeam.bindings.libc.Libc;
+import org.jbeam.bindings.libc.LibcFiles;
+import org.jbeam.io.PosixErrors;
+import org.jbeam.runtime.ErlProcess;
 import org.jbeam.term.*;
 
 /**
- * Operations on open files, following erts' unix_prim_file.c: open flags (efile_open/get_flags),
- * full-buffer reads and writes (efile_readv/writev loop until done or EOF), positioned I/O, seek,
- * truncate at the current position, allocate, sync, and the indirect read used by DETS.
+ * The synchronous operations on open files, following erts' unix_prim_file.c: open flags
+ * (efile_open/open_file_flags), seek, truncate at the current position, allocate, and the
+ * indirect read used by DETS — libc calls through FFM on the scheduler thread, because each is
+ * one cheap metadata syscall (ADR 0005: a ring round trip costs more than the call). The data
+ * path (read, write, pread, pwrite, sync, read_file) runs on the completion ring: {@link FileIo}.
  */
 public final class FileOps {
     private FileOps() {}
+
+    /** erts' FILE_MODE: rw for everyone, less the umask. */
+    private static final int FILE_MODE = 0666;
 
     /** efile_translate_modelist's defaulting: append/exclusive imply write; neither read nor write means read. */
     public static int normalizeModes(int modes) {
@@ -31,146 +32,127 @@ public final class FileOps {
         return modes;
     }
 
-    /** efile_open: O_RDONLY / O_WRONLY|O_CREAT|O_TRUNC / O_RDWR|O_CREAT, plus O_APPEND, O_EXCL, O_SYNC, O_DIRECTORY. */
-    public static FileHandle open(Path p, int modes) throws IOException {
+    /** open_file_flags: O_RDONLY / O_WRONLY|O_CREAT|O_TRUNC / O_RDWR|O_CREAT, plus O_APPEND, O_EXCL, O_SYNC, O_DIRECTORY. */
+    static int openFlags(int modes) {
         boolean read = (modes & FileHandle.READ) != 0, write = (modes & FileHandle.WRITE) != 0;
-        boolean append = (modes & FileHandle.APPEND) != 0, dir = (modes & FileHandle.DIRECTORY) != 0;
-        boolean skipCheck = (modes & FileHandle.SKIP_TYPE_CHECK) != 0;
-        Set<OpenOption> opts = new HashSet<>();
-        if (read) opts.add(StandardOpenOption.READ);
-        if (write) {
-            opts.add(StandardOpenOption.WRITE);
-            opts.add((modes & FileHandle.EXCLUSIVE) != 0 ? StandardOpenOption.CREATE_NEW : StandardOpenOption.CREATE);
-            if (!read && !append) opts.add(StandardOpenOption.TRUNCATE_EXISTING);
+        int f;
+        if (read && !write) f = Fcntl.O_RDONLY;
+        else if (write && !read) f = Fcntl.O_WRONLY | Fcntl.O_CREAT | ((modes & FileHandle.APPEND) == 0 ? Fcntl.O_TRUNC : 0);
+        else f = Fcntl.O_RDWR | Fcntl.O_CREAT;
+        if ((modes & FileHandle.APPEND) != 0) f |= Fcntl.O_APPEND;
+        if ((modes & FileHandle.EXCLUSIVE) != 0) f |= Fcntl.O_EXCL;
+        if ((modes & FileHandle.SYNC) != 0) f |= Fcntl.O_SYNC;
+        if ((modes & FileHandle.DIRECTORY) != 0) f |= Fcntl.O_DIRECTORY;
+        return f | Fcntl.O_CLOEXEC;
+    }
+
+    /** efile_open: open(2), then (unless skip_type_check or directory) a directory is eisdir. */
+    public static FileHandle open(Path p, int modes, ErlProcess owner) {
+        return FileHandle.register(openFd(p, modes), p, modes, false, owner);
+    }
+
+    /** A handle no process owns and no reference names (read_file's own descriptor). */
+    static FileHandle openUnregistered(Path p, int modes) {
+        return FileHandle.unregistered(openFd(p, modes), p, modes);
+    }
+
+    private static int openFd(Path p, int modes) {
+        int fd;
+        try (Arena a = Arena.ofConfined()) {
+            fd = Libc.openat(Fcntl.AT_FDCWD, cpath(a, p), openFlags(modes), FILE_MODE);
         }
-        boolean emulatedAppend = append && read;
-        if (append && !read) opts.add(StandardOpenOption.APPEND);
-        if ((modes & FileHandle.SYNC) != 0) opts.add(StandardOpenOption.SYNC);
-        // O_DIRECTORY: an existing non-directory fails before anything is created or truncated.
-        if (dir && Files.exists(p) && !Files.isDirectory(p)) throw Posix.error(Posix.ENOTDIR);
-        FileChannel ch = FileChannel.open(p, opts);
-        if (!skipCheck && !dir && Files.isDirectory(p)) {
-            ch.close();
+        if (fd < 0) throw Posix.error(PosixErrors.atom(fd));
+        if ((modes & (FileHandle.SKIP_TYPE_CHECK | FileHandle.DIRECTORY)) == 0 && isDirectory(fd)) {
+            Libc.close(fd);
             throw Posix.error(Posix.EISDIR);
         }
-        return FileHandle.register(ch, p, modes, emulatedAppend, false);
+        return fd;
+    }
+
+    static MemorySegment cpath(Arena a, Path p) {
+        byte[] b = FileNames.bytes(p).toByteArray();
+        MemorySegment s = a.allocate(b.length + 1);
+        MemorySegment.copy(b, 0, s, ValueLayout.JAVA_BYTE, 0, b.length);
+        return s;
+    }
+
+    private static boolean isDirectory(int fd) {
+        long[] st = LibcFiles.fstat(fd, new int[1]);
+        return st == null || (st[0] & LibcFiles.S_IFMT) == LibcFiles.S_IFDIR;
+    }
+
+    /** fstat's st_size, or -1. */
+    static long size(int fd) {
+        long[] st = LibcFiles.fstat(fd, new int[1]);
+        return st == null ? -1 : st[1];
     }
 
     /** efile_from_fd: only the JVM's standard descriptors 0–2 exist for Erlang code; others are ebadf. */
-    public static FileHandle fromFd(int fd) {
-        FileChannel ch = switch (fd) {
-            case 0 -> new FileInputStream(FileDescriptor.in).getChannel();
-            case 1 -> new FileOutputStream(FileDescriptor.out).getChannel();
-            case 2 -> new FileOutputStream(FileDescriptor.err).getChannel();
-            default -> throw Posix.error(Posix.EBADF);
-        };
+    public static FileHandle fromFd(int fd, ErlProcess owner) {
+        if (fd < 0 || fd > 2) throw Posix.error(Posix.EBADF);
         int modes = fd == 0 ? FileHandle.READ : FileHandle.WRITE;
-        return FileHandle.register(ch, Path.of("/proc/self/fd/" + fd), modes, false, true);
+        return FileHandle.register(fd, Path.of("/proc/self/fd/" + fd), modes, true, owner);
     }
 
-    /** read_nif: reads until {@code size} bytes or end of file; zero bytes read is eof. */
-    public static Term read(FileHandle h, long size) throws IOException {
-        byte[] data = readFully(h, -1, size);
-        return data.length == 0 ? Posix.EOF : ETuple.of(EAtom.OK, EBitString.of(data));
-    }
-
-    /** pread_nif: as read at an absolute offset, leaving the position alone. */
-    public static Term pread(FileHandle h, long offset, long size) throws IOException {
-        byte[] data = readFully(h, offset, size);
-        return data.length == 0 ? Posix.EOF : ETuple.of(EAtom.OK, EBitString.of(data));
-    }
-
-    private static byte[] readFully(FileHandle h, long offset, long size) throws IOException {
-        if (size > Integer.MAX_VALUE - 16) throw Posix.error(Posix.ENOMEM);
-        int want = (int) size;
-        // Grow the buffer as data arrives rather than trusting a caller's huge size up front.
-        ByteBuffer buf = ByteBuffer.allocate(Math.min(want, 1 << 16));
-        long pos = offset;
-        while (buf.position() < want) {
-            if (!buf.hasRemaining()) {
-                ByteBuffer bigger = ByteBuffer.allocate((int) Math.min(want, (long) buf.capacity() * 2));
-                buf.flip();
-                bigger.put(buf);
-                buf = bigger;
-            }
-            int n = offset < 0 ? h.channel.read(buf) : h.channel.read(buf, pos);
-            if (n <= 0) break;
-            pos += n;
-        }
-        byte[] out = new byte[buf.position()];
-        buf.flip();
-        buf.get(out);
-        return out;
-    }
-
-    /** write_nif: writes every binary of the I/O vector in order (emulated O_APPEND writes at the end). */
-    public static Term write(FileHandle h, List<ByteBuffer> iov) throws IOException {
-        if (h.emulatedAppend) h.channel.position(h.channel.size());
-        for (ByteBuffer b : iov) while (b.hasRemaining()) h.channel.write(b);
-        return EAtom.OK;
-    }
-
-    /** pwrite_nif: writes at an absolute offset (with O_APPEND, Linux appends regardless of offset). */
-    public static Term pwrite(FileHandle h, long offset, List<ByteBuffer> iov) throws IOException {
-        long pos = h.emulatedAppend ? h.channel.size() : offset;
-        for (ByteBuffer b : iov) while (b.hasRemaining()) pos += h.channel.write(b, pos);
-        return EAtom.OK;
+    private static long check(long r) {
+        if (r < 0) throw Posix.error(PosixErrors.atom((int) r));
+        return r;
     }
 
     /** seek_nif: lseek; a negative resulting position is einval. */
-    public static Term seek(FileHandle h, EAtom mark, long offset) throws IOException {
-        long base = switch (mark.name) {
-            case "bof" -> 0;
-            case "cur" -> h.channel.position();
-            default -> h.channel.size();
+    public static Term seek(FileHandle h, EAtom mark, long offset) {
+        int whence = switch (mark.name) {
+            case "bof" -> LibcFiles.SEEK_SET;
+            case "cur" -> LibcFiles.SEEK_CUR;
+            default -> LibcFiles.SEEK_END;
         };
-        long pos = base + offset;
-        if (pos < 0 || ((base ^ pos) & (offset ^ pos)) < 0) throw Posix.error(Posix.EINVAL);
-        h.channel.position(pos);
-        return ETuple.of(EAtom.OK, EInteger.of(pos));
-    }
-
-    /** sync_nif: fdatasync (data only) or fsync. */
-    public static Term sync(FileHandle h, boolean dataOnly) throws IOException {
-        h.channel.force(!dataOnly);
-        return EAtom.OK;
+        return ETuple.of(EAtom.OK, EInteger.of(check(LibcFiles.lseek(h.fd, offset, whence))));
     }
 
     /** truncate_nif: ftruncate at the current position (which may extend the file). */
-    public static Term truncate(FileHandle h) throws IOException {
-        if (!h.has(FileHandle.WRITE)) throw Posix.error(Posix.EINVAL); // ftruncate on a read-only fd
-        long pos = h.channel.position(), size = h.channel.size();
-        if (pos < size) h.channel.truncate(pos);
-        else if (pos > size) extend(h, pos);
+    public static Term truncate(FileHandle h) {
+        long pos = check(LibcFiles.lseek(h.fd, 0, LibcFiles.SEEK_CUR));
+        check(LibcFiles.ftruncate(h.fd, pos));
         return EAtom.OK;
     }
 
     /** allocate_nif: fallocate(fd, 0, offset, length): the file grows to at least offset + length. */
-    public static Term allocate(FileHandle h, long offset, long length) throws IOException {
+    public static Term allocate(FileHandle h, long offset, long length) {
         if (!h.has(FileHandle.WRITE)) throw Posix.error(Posix.EBADF);
         if (length == 0) throw Posix.error(Posix.EINVAL);
         if (offset > Long.MAX_VALUE - length) throw Posix.error(EAtom.of("efbig"));
-        if (offset + length > h.channel.size()) extend(h, offset + length);
+        long size = check(size(h.fd));
+        if (offset + length > size) check(LibcFiles.ftruncate(h.fd, offset + length));
         return EAtom.OK;
     }
 
-    /** Grows the file to {@code size} bytes of zeros without moving the position. */
-    private static void extend(FileHandle h, long size) throws IOException {
-        ByteBuffer zero = ByteBuffer.wrap(new byte[1]);
-        while (zero.hasRemaining()) h.channel.write(zero, size - 1);
+    /** A blocking pread of up to {@code size} bytes (loops on short reads until eof). */
+    static byte[] preadFully(FileHandle h, long offset, int size) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment buf = a.allocate(Math.max(1, size));
+            int got = 0;
+            while (got < size) {
+                long n = check(Libc.pread(h.fd, buf.asSlice(got), size - got, offset + got));
+                if (n == 0) break;
+                got += (int) n;
+            }
+            return buf.asSlice(0, got).toArray(ValueLayout.JAVA_BYTE);
+        }
     }
 
     /**
      * ipread_s32bu_p32bu_nif: reads the pointer {@code <<Size:32, Offset:32>>} at {@code offset}
-     * and then up to Size bytes at Offset: {ok, {Size, Offset, Data | eof}} or eof.
+     * and then up to Size bytes at Offset: {ok, {Size, Offset, Data | eof}} or eof. DETS' small
+     * random reads: synchronous.
      */
-    public static Term ipread(FileHandle h, long offset, long maxSize) throws IOException {
-        byte[] ptr = readFully(h, offset, 8);
+    public static Term ipread(FileHandle h, long offset, long maxSize) {
+        byte[] ptr = preadFully(h, offset, 8);
         if (ptr.length < 8) return Posix.EOF;
-        ByteBuffer b = ByteBuffer.wrap(ptr);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(ptr);
         long size = b.getInt() & 0xFFFFFFFFL, at = b.getInt() & 0xFFFFFFFFL;
         if (size > maxSize) return Posix.EOF;
-        byte[] data = readFully(h, at, size);
+        if (size > Integer.MAX_VALUE - 16) throw Posix.error(Posix.ENOMEM);
+        byte[] data = preadFully(h, at, (int) size);
         Term payload = data.length == 0 ? Posix.EOF : EBitString.of(data);
         return ETuple.of(EAtom.OK, ETuple.of(ESmall.of(size), ESmall.of(at), payload));
     }

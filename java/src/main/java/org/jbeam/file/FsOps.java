@@ -113,22 +113,6 @@ public final class FsOps {
         return EAtom.OK;
     }
 
-    /** read_file_nif: the whole file, opened as for reading (directories are eisdir). */
-    public static Term readFile(Path p) throws IOException {
-        FileHandle h = FileOps.open(p, FileHandle.READ);
-        try {
-            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) Math.min(h.channel.size(), 1 << 24));
-            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(64 << 10);
-            while (h.channel.read(buf) >= 0) {
-                if (!buf.hasRemaining()) { out.write(buf.array(), 0, buf.position()); buf.clear(); }
-            }
-            out.write(buf.array(), 0, buf.position());
-            return ETuple.of(EAtom.OK, EBitString.of(out.toByteArray()));
-        } finally {
-            h.close();
-        }
-    }
-
     /** get_cwd_nif. */
     public static Term getCwd() { return ETuple.of(EAtom.OK, FileNames.bytes(FileNames.cwd())); }
 

@@ -2,7 +2,8 @@ package org.jbeam.io;
 
 /**
  * Backend selection for {@link CompletionRing#open(int)}: {@code -Djbeam.io=auto|uring|threads}.
- * The choice (and, when io_uring is not used, the reason) is logged once per ring at INFO.
+ * The choice (and, when io_uring is not used, the reason) is logged once per ring at DEBUG, and
+ * printed to stderr under {@code -Djbeam.debug} or {@code -Djbeam.io.log}.
  */
 final class Backends {
     private Backends() {}
@@ -24,7 +25,10 @@ final class Backends {
             }
             default -> throw new IllegalArgumentException("-D" + PROPERTY + " must be auto, uring or threads, not " + mode);
         }
-        LOG.log(System.Logger.Level.INFO, "jbeam I/O backend: " + ring.backendName() + " (" + why + ")");
+        String line = "jbeam I/O backend: " + ring.backendName() + " (" + why + ")";
+        // Quiet by default (stderr belongs to the Erlang program); -Djbeam.debug or -Djbeam.io.log prints it.
+        if (Boolean.getBoolean("jbeam.debug") || Boolean.getBoolean("jbeam.io.log")) System.err.println(line);
+        LOG.log(System.Logger.Level.DEBUG, line);
         return ring;
     }
 }

@@ -1,0 +1,69 @@
+package org.jbeam.bindings.libc;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The file-descriptor calls prim_file needs besides {@link Libc}'s data path: {@code lseek},
+ * {@code ftruncate}, {@code fstat} (glibc 2.36, Linux x86-64 {@code struct stat}: 144 bytes,
+ * {@code st_mode} at 24, {@code st_size} at 48). Same convention as Libc: result or {@code -errno}.
+ */
+public final class LibcFiles {
+    private LibcFiles() {}
+
+    public static final int SEEK_SET = 0, SEEK_CUR = 1, SEEK_END = 2;
+    public static final int S_IFMT = 0170000, S_IFDIR = 0040000;
+    public static final long STAT_SIZE = 144, ST_MODE = 24, ST_SIZE = 48;
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final ThreadLocal<MemorySegment> STATE = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE));
+    private static final ThreadLocal<MemorySegment> STAT = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(STAT_SIZE, 8));
+
+    private static MethodHandle e(String name, FunctionDescriptor fd) {
+        MemorySegment sym = LINKER.defaultLookup().find(name).orElseThrow(() -> new UnsatisfiedLinkError("missing libc symbol " + name));
+        return LINKER.downcallHandle(sym, fd, Linker.Option.captureCallState("errno"));
+    }
+
+    private static final MethodHandle LSEEK = e("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle FTRUNCATE = e("ftruncate", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG));
+    private static final MethodHandle FSTAT = e("fstat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) return r;
+        if (t instanceof Error err) throw err;
+        return new IllegalStateException(t);
+    }
+    private static long ret(MemorySegment st, long r) { return r >= 0 ? r : -(int) ERRNO.get(st, 0L); }
+
+    public static long lseek(int fd, long offset, int whence) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) LSEEK.invokeExact(st, fd, offset, whence)); } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    public static int ftruncate(int fd, long length) {
+        MemorySegment st = STATE.get();
+        try { return (int) ret(st, (int) FTRUNCATE.invokeExact(st, fd, length)); } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    /** {@code fstat(fd)}: {st_mode, st_size} in a two-element array, or null with {@code err[0] = errno}. */
+    public static long[] fstat(int fd, int[] err) {
+        MemorySegment st = STATE.get(), buf = STAT.get();
+        int r;
+        try { r = (int) FSTAT.invokeExact(st, fd, buf); } catch (Throwable t) { throw rethrow(t); }
+        if (r < 0) { err[0] = (int) ERRNO.get(st, 0L); return null; }
+        return new long[] {buf.get(ValueLayout.JAVA_INT, ST_MODE), buf.get(ValueLayout.JAVA_LONG, ST_SIZE)};
+    }
+}

@@ -1,0 +1,198 @@
+package org.jbeam.file;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import org.jbeam.io.CompletionRing;
+import org.jbeam.io.PosixErrors;
+import org.jbeam.io.SharedRing;
+import org.jbeam.term.*;
+
+/**
+ * prim_file's data path on the completion ring (ADR 0005): read, pread, write, pwrite, sync and
+ * read_file are ring operations whose completion hands the NIF's result to a {@link Reply} (the
+ * parked process's AsyncCall). As in erts' efile_readv/efile_writev, a read loops until the size
+ * is reached or a read returns 0 (eof), a write until every byte is written: each step is one
+ * ring operation of at most {@link NativeBuffers#MAX} bytes, resubmitted from the completion.
+ *
+ * <p>Lifetimes: the handle was acquired by the caller (its descriptor stays open, see
+ * {@link FileHandle}) and is released here once, after the last completion; the off-heap buffer
+ * is taken before the first submission and given back after the last completion, so the kernel
+ * never sees freed memory. If the waiting process died, the result is dropped.
+ */
+public final class FileIo {
+    private FileIo() {}
+
+    /** Receives an operation's final term; false when nobody waits for it any more. */
+    @FunctionalInterface
+    public interface Reply { boolean complete(Term result); }
+
+    private static Term error(int res) { return Posix.tuple(PosixErrors.atom(res)); }
+
+    /** Base of the multi-step operations: one completion callback, one final reply. */
+    private abstract static class Op implements CompletionRing.Completion {
+        final FileHandle h;
+        final Reply reply;
+        final CompletionRing ring = SharedRing.get();
+        NativeBuffers.Buf buf;
+        private boolean done;
+
+        Op(FileHandle h, Reply reply) { this.h = h; this.reply = reply; }
+
+        /** Handles one completion; returns the final term, or null after submitting the next step. */
+        abstract Term step(int res);
+
+        /** Submits the next step (from the NIF or from a completion). */
+        abstract void next();
+
+        final void start() {
+            try { next(); } catch (RuntimeException e) { finish(error(-org.jbeam.bindings.libc.Errno.EIO)); }
+        }
+
+        @Override public final void complete(long userData, int res) {
+            Term t;
+            try { t = step(res); }
+            catch (RuntimeException | OutOfMemoryError e) { t = Posix.tuple(Posix.ENOMEM); }
+            if (t != null) finish(t);
+        }
+
+        final void finish(Term t) {
+            if (done) return;
+            done = true;
+            if (buf != null) { NativeBuffers.give(buf); buf = null; }
+            released();
+            reply.complete(t);
+        }
+
+        void released() { h.release(); }
+    }
+
+    // ---- read / pread / read_file ----
+
+    private static class Read extends Op {
+        final long offset;     // -1: at the file position
+        final long want;
+        byte[] out;
+        int got;
+
+        Read(FileHandle h, long offset, long want, int initial, Reply reply) {
+            super(h, reply);
+            this.offset = offset;
+            this.want = want;
+            this.out = new byte[initial];
+            this.buf = NativeBuffers.take((int) Math.min(Math.max(initial, 4096), NativeBuffers.MAX));
+        }
+
+        @Override void next() {
+            int chunk = (int) Math.min(want - got, buf.seg().byteSize());
+            MemorySegment s = buf.seg().asSlice(0, chunk);
+            if (offset < 0) ring.read(0, h.fd, s, this); else ring.pread(0, h.fd, s, offset + got, this);
+            ring.submit();
+        }
+
+        @Override Term step(int res) {
+            if (res < 0) return error(res);
+            if (res > 0) {
+                if (got + res > out.length) out = Arrays.copyOf(out, (int) Math.min(want, Math.max(got + res, 2L * out.length)));
+                MemorySegment.copy(buf.seg(), ValueLayout.JAVA_BYTE, 0, out, got, res);
+                got += res;
+                if (got < want) { next(); return null; }
+            }
+            return result();
+        }
+
+        Term result() {
+            if (got == 0) return Posix.EOF;
+            EBitString b = got == out.length ? EBitString.of(out)
+                    : got > out.length / 2 ? EBitString.of(out, 0, got) : EBitString.of(Arrays.copyOf(out, got));
+            return ETuple.of(EAtom.OK, b);
+        }
+    }
+
+    /** read_nif / pread_nif ({@code offset} -1 reads at the file position). */
+    public static void read(FileHandle h, long offset, long size, Reply reply) {
+        if (size > Integer.MAX_VALUE - 16) { h.release(); reply.complete(Posix.tuple(Posix.ENOMEM)); return; }
+        if (size == 0) { h.release(); reply.complete(Posix.EOF); return; }
+        // Grow the result as data arrives rather than trusting a caller's huge size up front.
+        new Read(h, offset, size, (int) Math.min(size, NativeBuffers.MAX), reply).start();
+    }
+
+    /** read_file_nif: open (synchronous), then ring reads until eof into a buffer sized by fstat, then close. */
+    public static void readFile(Path p, Reply reply) {
+        FileHandle h = FileOps.openUnregistered(p, FileHandle.READ);
+        long size = FileOps.size(h.fd);
+        int initial = (int) Math.max(64, Math.min(size < 0 ? 0 : size + 1, Integer.MAX_VALUE - 16));
+        h.acquire();
+        new Read(h, 0, Integer.MAX_VALUE - 16, initial, reply) {
+            @Override Term result() { return got == 0 ? ETuple.of(EAtom.OK, EBitString.EMPTY) : super.result(); }
+            @Override void released() { h.release(); h.close(); }
+        }.start();
+    }
+
+    // ---- write / pwrite ----
+
+    private static final class Write extends Op {
+        final long offset;     // -1: at the file position (or the end, with O_APPEND)
+        final EBitString[] parts;
+        int part, partOff;     // next byte to copy into the buffer
+        int filled, sent;      // buffer bytes staged / already written
+        long written;
+
+        Write(FileHandle h, long offset, EBitString[] parts, long total, Reply reply) {
+            super(h, reply);
+            this.offset = offset;
+            this.parts = parts;
+            this.buf = NativeBuffers.take((int) Math.min(total, NativeBuffers.MAX));
+        }
+
+        /** Copies the next parts into the buffer (binaries are immutable: safe from any thread). */
+        private void fill() {
+            MemorySegment s = buf.seg();
+            int cap = (int) s.byteSize();
+            filled = sent = 0;
+            while (part < parts.length && filled < cap) {
+                EBitString b = parts[part];
+                int n = Math.min(b.byteSize() - partOff, cap - filled);
+                MemorySegment.copy(b.array(), b.arrayOffset() + partOff, s, ValueLayout.JAVA_BYTE, filled, n);
+                filled += n;
+                partOff += n;
+                if (partOff == b.byteSize()) { part++; partOff = 0; }
+            }
+        }
+
+        @Override void next() {
+            if (sent == filled) fill();
+            MemorySegment s = buf.seg().asSlice(sent, filled - sent);
+            if (offset < 0) ring.write(0, h.fd, s, this); else ring.pwrite(0, h.fd, s, offset + written, this);
+            ring.submit();
+        }
+
+        @Override Term step(int res) {
+            if (res < 0) return error(res);
+            sent += res;
+            written += res;
+            if (sent < filled || part < parts.length) { next(); return null; }
+            return EAtom.OK;
+        }
+    }
+
+    /** write_nif / pwrite_nif: every binary of the I/O vector in order. */
+    public static void write(FileHandle h, long offset, EBitString[] iov, Reply reply) {
+        long total = 0;
+        for (EBitString b : iov) total += b.byteSize();
+        if (total == 0) { h.release(); reply.complete(EAtom.OK); return; }
+        new Write(h, offset, iov, total, reply).start();
+    }
+
+    // ---- sync ----
+
+    /** sync_nif: fsync, or fdatasync when {@code dataOnly}. */
+    public static void sync(FileHandle h, boolean dataOnly, Reply reply) {
+        new Op(h, reply) {
+            @Override void next() { ring.fsync(0, h.fd, dataOnly, this); ring.submit(); }
+            @Override Term step(int res) { return res < 0 ? error(res) : EAtom.OK; }
+        }.start();
+    }
+}
