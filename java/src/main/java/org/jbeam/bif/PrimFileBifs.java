@@ -217,6 +217,7 @@ public final class PrimFileBifs implements BifModule {
         if (p == null) {
             CompletableFuture<Term> f = new CompletableFuture<>();
             try { start.accept(f::complete); } catch (Posix.Error e) { return Posix.tuple(e.errno); }
+            FileIo.submit();
             return f.join();
         }
         AsyncCall c = p.beginAsync();
@@ -228,6 +229,7 @@ public final class PrimFileBifs implements BifModule {
             c.fail(ErlangException.badarg());
             p.vm.logInternal(e);
         }
+        if (!c.isDone()) FileIo.submitAndSpin(() -> c.isDone() || p.vm.scheduler.runQueueLength() > 0);
         return Trap.await(c);
     }
 

@@ -47,9 +47,17 @@ public final class FileIo {
         /** Submits the next step (from the NIF or from a completion). */
         abstract void next();
 
+        /** Stages the first step; the NIF submits it ({@link #submitAndSpin}). */
         final void start() {
+            first = true;
             try { next(); } catch (RuntimeException e) { finish(error(-org.jbeam.bindings.libc.Errno.EIO)); }
+            first = false;
         }
+
+        private boolean first;
+
+        /** Submits a staged step: follow-up steps (from completions) at once, the first one by the NIF. */
+        final void submit() { if (!first) ring.submit(); }
 
         @Override public final void complete(long userData, int res) {
             Term t;
@@ -68,6 +76,22 @@ public final class FileIo {
 
         void released() { h.release(); }
     }
+
+    /** How long a NIF's thread drives the ring for its own completion before parking the process. */
+    private static final long SPIN_NANOS = Long.getLong("jbeam.io.spin", 50) * 1000;
+
+    /**
+     * Submits what the NIF staged. While {@code idle} (nothing else runnable) the scheduler thread
+     * keeps reaping for up to {@code -Djbeam.io.spin} µs (default 50): a page-cache read completes
+     * inside the submission and a buffered write a few µs later on io-wq, so the process usually
+     * continues without being parked and woken (ADR 0005's measurements).
+     */
+    public static void submitAndSpin(java.util.function.BooleanSupplier stop) {
+        SharedRing.get().submitAndSpin(stop, SPIN_NANOS);
+    }
+
+    /** Submits what the NIF staged, without waiting. */
+    public static void submit() { SharedRing.get().submit(); }
 
     // ---- read / pread / read_file ----
 
@@ -89,7 +113,7 @@ public final class FileIo {
             int chunk = (int) Math.min(want - got, buf.seg().byteSize());
             MemorySegment s = buf.seg().asSlice(0, chunk);
             if (offset < 0) ring.read(0, h.fd, s, this); else ring.pread(0, h.fd, s, offset + got, this);
-            ring.submit();
+            submit();
         }
 
         @Override Term step(int res) {
@@ -166,7 +190,7 @@ public final class FileIo {
             if (sent == filled) fill();
             MemorySegment s = buf.seg().asSlice(sent, filled - sent);
             if (offset < 0) ring.write(0, h.fd, s, this); else ring.pwrite(0, h.fd, s, offset + written, this);
-            ring.submit();
+            submit();
         }
 
         @Override Term step(int res) {
@@ -191,7 +215,7 @@ public final class FileIo {
     /** sync_nif: fsync, or fdatasync when {@code dataOnly}. */
     public static void sync(FileHandle h, boolean dataOnly, Reply reply) {
         new Op(h, reply) {
-            @Override void next() { ring.fsync(0, h.fd, dataOnly, this); ring.submit(); }
+            @Override void next() { ring.fsync(0, h.fd, dataOnly, this); submit(); }
             @Override Term step(int res) { return res < 0 ? error(res) : EAtom.OK; }
         }.start();
     }

@@ -71,6 +71,28 @@ public interface CompletionRing extends AutoCloseable {
     /** Starts every staged operation. */
     void submit();
 
+    /**
+     * Starts every staged operation, then busy-waits up to {@code spinNanos} until {@code stop}
+     * is true (typically: the caller's operation completed, or other work became runnable),
+     * reaping completions on the calling thread where the backend can. A caller with nothing
+     * else to do saves the wake-up of a parked thread per operation; erts' schedulers spin
+     * before sleeping for the same reason. Returns {@code stop}'s final value.
+     */
+    default boolean submitAndSpin(java.util.function.BooleanSupplier stop, long spinNanos) {
+        submit();
+        return spinWait(stop, spinNanos);
+    }
+
+    /** Busy-waits up to {@code spinNanos} for {@code stop}; returns its final value. */
+    static boolean spinWait(java.util.function.BooleanSupplier stop, long spinNanos) {
+        long end = System.nanoTime() + spinNanos;
+        while (!stop.getAsBoolean()) {
+            if (System.nanoTime() - end >= 0) return false;
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
     /** Operations staged or in flight whose completion has not yet been delivered. */
     int outstanding();
 

@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jbeam.bindings.libc.Errno;
@@ -51,15 +52,35 @@ public final class IoUringRing extends AbstractRing {
     private boolean wakeArmed, shutDown;      // owner thread only
     private volatile boolean closed;
     private final Thread reaper;
+    /** HYBRID mode: reaps completions the submitting threads did not see (null otherwise). */
+    private final Thread backstop;
+
+    /** Who drives the ring (ADR 0005 measures them). */
+    public enum Mode {
+        /** A dedicated thread submits and reaps: every operation is a hand-off to it and back. */
+        REAPER,
+        /** The caller submits ({@link #submit()}) and reaps ({@link #poll(long)}) on its own thread. */
+        CALLER,
+        /**
+         * Caller-driven submission, so operations the kernel completes inside {@code io_uring_enter}
+         * (page-cache reads and writes) are delivered on the submitting thread without any
+         * hand-off; a backstop thread waits in the kernel only while operations remain
+         * outstanding after their submitter's turn (disk I/O, fsync, io-wq punts).
+         */
+        HYBRID
+    }
 
     /** A ring of {@code entries} SQEs (2x CQEs) with a reaper thread. */
     public IoUringRing(int entries) { this(entries, true); }
+
+    public IoUringRing(int entries, boolean reaperThread) { this(entries, reaperThread ? Mode.REAPER : Mode.CALLER); }
 
     /**
      * @param reaperThread true: a dedicated daemon thread drives the ring; false: caller-driven,
      *        {@link #submit()} submits on the calling thread and {@link #poll(long)} reaps.
      */
-    public IoUringRing(int entries, boolean reaperThread) {
+    public IoUringRing(int entries, Mode mode) {
+        boolean reaperThread = mode == Mode.REAPER;
         String why = unavailableReason();
         if (why != null) throw new IllegalStateException("io_uring unavailable: " + why);
         ring = arena.allocate(IoUring.LAYOUT);
@@ -92,6 +113,11 @@ public final class IoUringRing extends AbstractRing {
             reaper.setDaemon(true);
             reaper.start();
         } else reaper = null;
+        if (mode == Mode.HYBRID) {
+            backstop = new Thread(this::backstopLoop, "jbeam-io-uring-backstop");
+            backstop.setDaemon(true);
+            backstop.start();
+        } else backstop = null;
     }
 
     @Override public String backendName() { return "io_uring"; }
@@ -113,10 +139,50 @@ public final class IoUringRing extends AbstractRing {
         // caller-driven: submit on this thread, unless it is already the owner (a callback running
         // inside poll: the ongoing turn loop picks the new requests up)
         if (reaper == null && !owner.isHeldByCurrentThread() && owner.tryLock()) {
-            try { if (!shutDown) turn(0); } finally { owner.unlock(); }
+            try {
+                // Completion callbacks may stage follow-up steps (the next chunk of a long read):
+                // a few more turns submit them while the data is still hot.
+                if (!shutDown) for (int k = 0; k < 4 && (k == 0 || !pending.isEmpty()); k++) turn(0);
+            } finally { owner.unlock(); }
+            if (backstop != null && outstanding.get() > 0) LockSupport.unpark(backstop);
             if (pending.isEmpty()) return;
-        }
+        } else if (backstop != null && !owner.isHeldByCurrentThread()) LockSupport.unpark(backstop);
         if (!pending.isEmpty() && sleeping.get() && sleeping.compareAndSet(true, false)) Libc.eventfdWrite(wakeFd, 1);
+    }
+
+    @Override public boolean submitAndSpin(java.util.function.BooleanSupplier stop, long spinNanos) {
+        if (backstop == null) { submit(); return CompletionRing.spinWait(stop, spinNanos); }
+        long end = System.nanoTime() + spinNanos;
+        boolean first = true, done;
+        // Drive the ring from this thread: reaping a CQE without a syscall when nothing is left to
+        // submit; only if the spin runs out does the backstop thread take over the waiting.
+        while (true) {
+            if (!owner.isHeldByCurrentThread() && owner.tryLock()) {
+                try { if (!shutDown) for (int k = 0; k < 4 && (k == 0 || !pending.isEmpty()); k++) turn(0); }
+                finally { owner.unlock(); }
+            } else if (first && !pending.isEmpty() && sleeping.get() && sleeping.compareAndSet(true, false)) {
+                Libc.eventfdWrite(wakeFd, 1);
+            }
+            first = false;
+            if (done = stop.getAsBoolean()) break;
+            if (System.nanoTime() - end >= 0) break;
+            Thread.onSpinWait();
+        }
+        if (outstanding.get() > 0) LockSupport.unpark(backstop);
+        return done;
+    }
+
+    /** HYBRID: waits in the kernel for completions no submitter reaped; parks while nothing is outstanding. */
+    private void backstopLoop() {
+        try {
+            while (!closed) {
+                if (outstanding.get() == 0) { LockSupport.parkNanos(this, 100_000_000L); continue; }
+                owner.lock();
+                try { if (!shutDown && !closed) turn(10_000_000L); } finally { owner.unlock(); }
+            }
+        } catch (Throwable t) {
+            System.getLogger("org.jbeam.io").log(System.Logger.Level.ERROR, "io_uring backstop failed", t);
+        }
     }
 
     /**
@@ -253,6 +319,11 @@ public final class IoUringRing extends AbstractRing {
             Libc.eventfdWrite(wakeFd, 1);
             try { reaper.join(); } catch (InterruptedException e) { Thread.currentThread().interrupt(); }
         } else {
+            if (backstop != null) {
+                Libc.eventfdWrite(wakeFd, 1);
+                LockSupport.unpark(backstop);
+                try { backstop.join(1000); } catch (InterruptedException e) { Thread.currentThread().interrupt(); }
+            }
             owner.lock();
             try { shutdown(); } finally { owner.unlock(); }
         }

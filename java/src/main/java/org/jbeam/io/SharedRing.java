@@ -15,7 +15,7 @@ public final class SharedRing {
         if (r == null) {
             synchronized (SharedRing.class) {
                 r = ring;
-                if (r == null) ring = r = CompletionRing.open(256);
+                if (r == null) ring = r = Backends.open(256, IoUringRing.Mode.valueOf(System.getProperty("jbeam.io.mode", "HYBRID")));
             }
         }
         return r;

@@ -1,0 +1,22 @@
+-module(bench_file_read).
+-export([run/0]).
+%% Raw file read: BENCH_FILE_MB MiB (default 64) in 64 KiB chunks through
+%% file:open([raw, binary, read]) + file:read/2. The file is created by the first (warm-up) call
+%% under /tmp, so the timed calls read from the page cache; bench/run deletes it at the end.
+run() ->
+    MB = bench_file_write:size_mb(),
+    F = "/tmp/jbeam_bench_file_r." ++ os:getpid(),
+    case filelib:file_size(F) of
+        Size when Size =:= MB * 1048576 -> ok;
+        _ -> ok = file:write_file(F, binary:copy(<<"0123456789abcdef">>, MB * 65536))
+    end,
+    {ok, D} = file:open(F, [raw, binary, read]),
+    N = read(D, 0),
+    ok = file:close(D),
+    N = MB * 1048576,
+    ok.
+read(D, N) ->
+    case file:read(D, 65536) of
+        {ok, B} -> read(D, N + byte_size(B));
+        eof -> N
+    end.

@@ -1,0 +1,107 @@
+package org.jbeam.file;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.jbeam.io.IoUringRing;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Both completion-ring backends run OTP's file code the same way: the file differential programs
+ * (tests/erl/file_*.erl, whose default-backend run is in DifferentialTest) again on bin/jbeam
+ * forced to the thread-pool backend ({@code JBEAM_JAVA_OPTS=-Djbeam.io=threads}), compared with
+ * erl; the backend is visible through {@code erlang:system_info({jbeam, io_backend})} and the
+ * debug log line; a process killed while its FIFO read is in flight leaks no descriptor on either.
+ */
+class FileBackendsTest {
+    private static final Path BEAMS = Path.of(System.getProperty("jbeam.erlTests", "target/erl-tests"));
+    private static final String JBEAM = Path.of("bin/jbeam").toAbsolutePath().toString();
+
+    private record Out(String stdout, String stderr, int status) {}
+
+    private static Out run(List<String> cmd, String javaOpts) throws IOException, InterruptedException {
+        Path out = Files.createTempFile("fb", ".out"), err = Files.createTempFile("fb", ".err");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            pb.environment().put("ERL_CRASH_DUMP", "/dev/null");
+            if (javaOpts != null) pb.environment().put("JBEAM_JAVA_OPTS", javaOpts);
+            Process p = pb.start();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) { p.destroyForcibly(); return new Out("<timeout>", "", -1); }
+            return new Out(Files.readString(out, StandardCharsets.ISO_8859_1), Files.readString(err, StandardCharsets.ISO_8859_1), p.exitValue());
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private static List<String> cmd(String exe, String... args) {
+        List<String> l = new ArrayList<>(List.of(exe, "-noshell", "-pa", BEAMS.toString()));
+        l.addAll(List.of(args));
+        return l;
+    }
+
+    private static List<String> backends() {
+        return IoUringRing.unavailableReason() == null ? List.of("threads", "uring") : List.of("threads");
+    }
+
+    @TestFactory
+    Stream<DynamicTest> fileProgramsOnTheThreadPoolBackend() throws IOException {
+        List<Path> beams;
+        try (Stream<Path> s = Files.list(BEAMS)) {
+            beams = s.filter(p -> p.getFileName().toString().matches("file_.*\\.beam")).sorted().toList();
+        }
+        assertTrue(beams.size() >= 4, "file differential programs missing from " + BEAMS);
+        return beams.stream().map(b -> {
+            String mod = b.getFileName().toString().replace(".beam", "");
+            return DynamicTest.dynamicTest(mod, () -> {
+                String[] args = {"-run", mod, "main", "-s", "erlang", "halt"};
+                Out expected = run(cmd("erl", args), null), actual = run(cmd(JBEAM, args), "-Djbeam.io=threads");
+                assertEquals(expected.stdout(), actual.stdout(), mod + " on the threads backend: stdout differs from erl");
+                assertEquals(expected.status(), actual.status(), mod + ": exit status differs from erl");
+            });
+        });
+    }
+
+    @Test
+    void backendIsVisible() throws Exception {
+        String[] q = {"-eval", "io:format(\"~p~n\", [erlang:system_info({jbeam, io_backend})]), halt()."};
+        Out threads = run(cmd(JBEAM, q), "-Djbeam.io=threads -Djbeam.io.log=true");
+        assertEquals("threads\n", threads.stdout());
+        assertTrue(threads.stderr().contains("jbeam I/O backend: threads (forced by -Djbeam.io=threads)"), threads.stderr());
+        Out auto = run(cmd(JBEAM, q), null);
+        assertEquals(IoUringRing.unavailableReason() == null ? "io_uring\n" : "threads\n", auto.stdout());
+        assertEquals("", auto.stderr(), "the backend line is printed only under a debug flag");
+    }
+
+    @Test
+    void killedFifoReaderReleasesItsDescriptorOnBothBackends() throws Exception {
+        Path dir = Files.createTempDirectory("fifo");
+        Path fifo = dir.resolve("f");
+        try {
+            Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+            assertEquals(0, mk.waitFor());
+            for (String backend : backends()) {
+                Out o = run(cmd(JBEAM, "-eval", "file_fd_leak:fifo_kill(\"" + fifo + "\"), halt()."), "-Djbeam.io=" + backend);
+                // held: the in-flight read keeps the descriptor after the owner died; released: its completion closes it
+                assertEquals("held 1 released 0\n", o.stdout(), backend + ": " + o.stderr());
+            }
+            Out erl = run(cmd("erl", "-eval", "file_fd_leak:fifo_kill(\"" + fifo + "\"), halt()."), null);
+            assertEquals("held 1 released 0\n", erl.stdout(), "erl itself");
+        } finally {
+            Files.deleteIfExists(fifo);
+            Files.deleteIfExists(dir);
+        }
+    }
+}
