@@ -183,6 +183,14 @@ public final class PrimFileBifs implements BifModule {
         }
     }
 
+    private static final boolean STATS = Boolean.getBoolean("jbeam.io.stats");
+    private static final java.util.concurrent.atomic.LongAdder DONE_IN_NIF = new java.util.concurrent.atomic.LongAdder(),
+            PARKED = new java.util.concurrent.atomic.LongAdder();
+    static {
+        if (STATS) java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() ->
+                System.err.println("prim_file ring ops: " + DONE_IN_NIF.sum() + " completed before parking, " + PARKED.sum() + " parked")));
+    }
+
     @FunctionalInterface
     private interface RingOp { Consumer<FileIo.Reply> prepare(FileHandle h); }
 
@@ -230,6 +238,7 @@ public final class PrimFileBifs implements BifModule {
             p.vm.logInternal(e);
         }
         if (!c.isDone()) FileIo.submitAndSpin(() -> c.isDone() || p.vm.scheduler.runQueueLength() > 0);
+        if (STATS) { (c.isDone() ? DONE_IN_NIF : PARKED).increment(); }
         return Trap.await(c);
     }
 

@@ -88,7 +88,7 @@ public interface CompletionRing extends AutoCloseable {
         long end = System.nanoTime() + spinNanos;
         while (!stop.getAsBoolean()) {
             if (System.nanoTime() - end >= 0) return false;
-            Thread.onSpinWait();
+            Thread.yield();   // not onSpinWait: on a busy machine the io-wq worker or pool thread doing our write needs this CPU
         }
         return true;
     }

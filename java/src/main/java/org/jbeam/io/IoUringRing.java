@@ -166,7 +166,7 @@ public final class IoUringRing extends AbstractRing {
             first = false;
             if (done = stop.getAsBoolean()) break;
             if (System.nanoTime() - end >= 0) break;
-            Thread.onSpinWait();
+            Thread.yield();   // not onSpinWait: on a busy machine the io-wq worker or pool thread doing our write needs this CPU
         }
         if (outstanding.get() > 0) LockSupport.unpark(backstop);
         return done;

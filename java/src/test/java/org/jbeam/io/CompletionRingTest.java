@@ -29,7 +29,7 @@ class CompletionRingTest {
 
     @TempDir Path dir;
 
-    @ParameterizedTest @ValueSource(strings = {"io_uring", "threads"})
+    @ParameterizedTest @ValueSource(strings = {"io_uring", "io_uring_hybrid", "threads"})
     void writeThenReadSeveralMegabytes(String backend) throws Exception {
         try (CompletionRing ring = ring(backend, 32); Arena arena = Arena.ofShared()) {
             Path file = dir.resolve("big.bin");
@@ -87,7 +87,7 @@ class CompletionRingTest {
         }
     }
 
-    @ParameterizedTest @ValueSource(strings = {"io_uring", "threads"})
+    @ParameterizedTest @ValueSource(strings = {"io_uring", "io_uring_hybrid", "threads"})
     void errorsAreNegativeErrnosMappedToPosixAtoms(String backend) throws Exception {
         try (CompletionRing ring = ring(backend, 8); Arena arena = Arena.ofConfined()) {
             int r = await(ring, c -> ring.openat(1, Fcntl.AT_FDCWD, dir.resolve("missing").toString(), Fcntl.O_RDONLY, 0, c));
@@ -123,7 +123,7 @@ class CompletionRingTest {
         }
     }
 
-    @ParameterizedTest @ValueSource(strings = {"io_uring", "threads"})
+    @ParameterizedTest @ValueSource(strings = {"io_uring", "io_uring_hybrid", "threads"})
     void tcpEchoOverLoopback(String backend) throws Exception {
         try (CompletionRing ring = ring(backend, 16); Arena arena = Arena.ofShared()) {
             int[] l = listener();
@@ -172,7 +172,7 @@ class CompletionRingTest {
         }
     }
 
-    @ParameterizedTest @ValueSource(strings = {"io_uring", "threads"})
+    @ParameterizedTest @ValueSource(strings = {"io_uring", "io_uring_hybrid", "threads"})
     void aThousandOperationsInFlight(String backend) throws Exception {
         try (CompletionRing ring = ring(backend, 64); Arena arena = Arena.ofShared()) {
             Path file = dir.resolve("k.bin");
@@ -185,7 +185,9 @@ class CompletionRingTest {
                 buf.fill((byte) i);
                 ring.pwrite(i, fd, buf, (long) i * size, (ud, res) -> { assertNull(results.put(ud, res)); done.countDown(); });
             }
-            assertEquals(n, ring.outstanding());
+            // nothing dropped; a backend may start staged operations before submit (the reaper
+            // thread's turn can pick some up), so only an upper bound holds here
+            assertTrue(ring.outstanding() <= n, "outstanding " + ring.outstanding());
             ring.submit();
             assertTrue(done.await(60, TimeUnit.SECONDS));
             assertEquals(n, results.size());
@@ -197,7 +199,7 @@ class CompletionRingTest {
         }
     }
 
-    @ParameterizedTest @ValueSource(strings = {"io_uring", "threads"})
+    @ParameterizedTest @ValueSource(strings = {"io_uring", "io_uring_hybrid", "threads"})
     void moreThanTheRingSizeQueuesAndNeverDrops(String backend) throws Exception {
         try (CompletionRing ring = ring(backend, 4); Arena arena = Arena.ofShared()) {
             if (ring instanceof IoUringRing u) assertEquals(4, u.sqEntries());
@@ -235,7 +237,7 @@ class CompletionRingTest {
         }
     }
 
-    @ParameterizedTest @ValueSource(strings = {"io_uring", "threads"})
+    @ParameterizedTest @ValueSource(strings = {"io_uring", "io_uring_hybrid", "threads"})
     void closeCancelsStagedOperations(String backend) throws Exception {
         CompletionRing ring = ring(backend, 8);
         AtomicInteger cancelled = new AtomicInteger(), total = new AtomicInteger();

@@ -20,7 +20,8 @@ final class RingHarness {
         if (backend.equals("threads")) return new ThreadPoolRing();
         String why = IoUringRing.unavailableReason();
         assumeTrue(why == null, () -> "io_uring unavailable here, io_uring backend skipped: " + why);
-        return new IoUringRing(entries);
+        // io_uring_hybrid: the mode the runtime's SharedRing uses (submitter-driven, backstop thread)
+        return new IoUringRing(entries, backend.equals("io_uring_hybrid") ? IoUringRing.Mode.HYBRID : IoUringRing.Mode.REAPER);
     }
 
     /** Stages one operation, submits, waits for its result. */
