@@ -8,13 +8,18 @@ run() ->
     F = "/tmp/jbeam_bench_file_r." ++ os:getpid(),
     case filelib:file_size(F) of
         Size when Size =:= MB * 1048576 -> ok;
-        _ -> ok = file:write_file(F, binary:copy(<<"0123456789abcdef">>, MB * 65536))
+        _ -> create(F, MB * 16)
     end,
     {ok, D} = file:open(F, [raw, binary, read]),
     N = read(D, 0),
     ok = file:close(D),
     N = MB * 1048576,
     ok.
+create(F, Chunks) ->
+    C = binary:copy(<<"0123456789abcdef">>, 4096),
+    {ok, D} = file:open(F, [raw, binary, write]),
+    [ok = file:write(D, C) || _ <- lists:seq(1, Chunks)],
+    ok = file:close(D).
 read(D, N) ->
     case file:read(D, 65536) of
         {ok, B} -> read(D, N + byte_size(B));
