@@ -120,6 +120,67 @@ public final class JitSupport {
         return null;
     }
 
+    static Term mul(Term a, Term b) {
+        if (a instanceof ESmall x && b instanceof ESmall y) {
+            long hi = Math.multiplyHigh(x.value, y.value), lo = x.value * y.value;
+            if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) return ESmall.of(lo);
+        }
+        return null;
+    }
+
+    static Term rem(Term a, Term b) {
+        if (a instanceof ESmall x && b instanceof ESmall y && y.value != 0 && (y.value != -1 || x.value != Long.MIN_VALUE))
+            return ESmall.of(x.value % y.value);
+        return null;
+    }
+
+    static Term idiv(Term a, Term b) {
+        if (a instanceof ESmall x && b instanceof ESmall y && y.value != 0 && (y.value != -1 || x.value != Long.MIN_VALUE))
+            return ESmall.of(x.value / y.value);
+        return null;
+    }
+
+    static Term band(Term a, Term b) { return a instanceof ESmall x && b instanceof ESmall y ? ESmall.of(x.value & y.value) : null; }
+
+    static Term bor(Term a, Term b) { return a instanceof ESmall x && b instanceof ESmall y ? ESmall.of(x.value | y.value) : null; }
+
+    static Term bxor(Term a, Term b) { return a instanceof ESmall x && b instanceof ESmall y ? ESmall.of(x.value ^ y.value) : null; }
+
+    static Term bsr(Term a, Term b) {
+        return a instanceof ESmall x && b instanceof ESmall y && y.value >= 0 && y.value <= 63 ? ESmall.of(x.value >> y.value) : null;
+    }
+
+    static Term bsl(Term a, Term b) {
+        if (a instanceof ESmall x && b instanceof ESmall y && y.value >= 0 && y.value < 63) {
+            long r = x.value << y.value;
+            if (r >> y.value == x.value) return ESmall.of(r);
+        }
+        return null;
+    }
+
+    static boolean eq(Term a, Term b) {
+        return a instanceof ESmall s && b instanceof ESmall t ? s.value == t.value : TermOrder.eq(a, b);
+    }
+
+    static boolean isBinary(Term t) { return t instanceof EBitString b && b.isBinaryAligned(); }
+
+    static boolean isBoolean(Term t) { return t == EAtom.TRUE || t == EAtom.FALSE; }
+
+    static boolean isFunction2(Term f, Term a) { return Interpreter.isFunction2(f, a); }
+
+    static int selectTupleArity(Instr in, Term v) {
+        int t = v instanceof ETuple tu ? ((SelectTable) in.o).lookupArity(tu.arity()) : -1;
+        return t >= 0 ? t : in.e;
+    }
+
+    static boolean getMapElements(Interpreter it, Term map, Instr in) { return Maps.getElements(it, map, (int[]) in.o); }
+
+    static boolean hasMapFields(Interpreter it, Term map, Instr in) { return Maps.hasFields(it, map, (int[]) in.o); }
+
+    static Term putMapAssoc(Interpreter it, Term map, Instr in) { return Maps.putAssoc(it, map, (int[]) in.o); }
+
+    static Term putMapExact(Interpreter it, Term map, Instr in) { return Maps.putExact(it, map, (int[]) in.o); }
+
     static boolean isTupleArity(Term t, int arity) { return t instanceof ETuple tup && tup.arity() == arity; }
 
     static boolean isTaggedTuple(Term t, int arity, Term tag) {

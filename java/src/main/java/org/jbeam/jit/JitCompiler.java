@@ -259,6 +259,47 @@ public final class JitCompiler implements JitSupport.Compiler {
                 case Ops.DEALLOCATE_RETURN -> { e.addSp(-in.a); doReturn(); return; }
                 case Ops.ADD, Ops.SUB -> arith(pc, in, in.op == Ops.ADD ? "add" : "sub");
                 case Ops.ELEMENT -> arith(pc, in, "element");
+                case Ops.MUL -> arith(pc, in, "mul");
+                case Ops.REM -> arith(pc, in, "rem");
+                case Ops.IDIV -> arith(pc, in, "idiv");
+                case Ops.BAND -> arith(pc, in, "band");
+                case Ops.BOR -> arith(pc, in, "bor");
+                case Ops.BXOR -> arith(pc, in, "bxor");
+                case Ops.BSR -> arith(pc, in, "bsr");
+                case Ops.BSL -> arith(pc, in, "bsl");
+                case SWAP -> {
+                    e.get(in.a); c.astore(T1);
+                    e.put(in.a, () -> e.get(in.b));
+                    e.put(in.b, () -> c.aload(T1));
+                    c.aconst_null(); c.astore(T1);
+                }
+                case INIT_YREGS -> { for (int r : (int[]) in.o) e.put(r, () -> c.getstatic(desc("org.jbeam.term.ENil"), "NIL", desc("org.jbeam.term.ENil"))); }
+                case IS_EQ -> { e.get(in.a); e.get(in.b); e.support("eq", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFEQ); }
+                case IS_NE -> { e.get(in.a); e.get(in.b); e.support("eq", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFNE); }
+                case IS_FLOAT -> typeTest(in, "org.jbeam.term.EFloat");
+                case IS_NUMBER -> typeTest(in, "org.jbeam.term.ENumber");
+                case IS_PID -> typeTest(in, "org.jbeam.term.EPid");
+                case IS_REFERENCE -> typeTest(in, "org.jbeam.term.ERef");
+                case IS_PORT -> typeTest(in, "org.jbeam.term.EPort");
+                case IS_BITSTR -> typeTest(in, "org.jbeam.term.EBitString");
+                case IS_MAP -> typeTest(in, "org.jbeam.term.EMap");
+                case IS_FUNCTION -> typeTest(in, "org.jbeam.term.EFun");
+                case IS_BINARY -> { e.get(in.a); e.support("isBinary", CD_boolean, CD_TERM); branchTo(in.e, Cond.IFEQ); }
+                case IS_BOOLEAN -> { e.get(in.a); e.support("isBoolean", CD_boolean, CD_TERM); branchTo(in.e, Cond.IFEQ); }
+                case IS_FUNCTION2 -> { e.get(in.a); e.get(in.b); e.support("isFunction2", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFEQ); }
+                case SELECT_TUPLE_ARITY -> {
+                    instrObj(pc); e.get(in.a); e.support("selectTupleArity", CD_int, CD_INSTR, CD_TERM);
+                    c.istore(PC); c.goto_(dispatch); return;
+                }
+                case GET_MAP_ELEMENTS, HAS_MAP_FIELDS -> {
+                    c.aload(IT); e.get(in.a); instrObj(pc);
+                    e.support(in.op == GET_MAP_ELEMENTS ? "getMapElements" : "hasMapFields", CD_boolean, CD_INTERP, CD_TERM, CD_INSTR);
+                    branchTo(in.e, Cond.IFEQ);
+                }
+                case PUT_MAP_ASSOC, PUT_MAP_EXACT -> e.put(in.d, () -> {
+                    c.aload(IT); e.get(in.a); instrObj(pc);
+                    e.support(in.op == PUT_MAP_ASSOC ? "putMapAssoc" : "putMapExact", CD_TERM, CD_INTERP, CD_TERM, CD_INSTR);
+                });
                 case BIF0, BIF1, BIF2, GC_BIF1, GC_BIF2, GC_BIF3 -> { bifSlow(pc, in); }
                 case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> {
                     c.aload(IT); c.loadConstant(in.a); c.invokevirtual(CD_INTERP, "allocate", MethodTypeDesc.of(CD_void, CD_int));
