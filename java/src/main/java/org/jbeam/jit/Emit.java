@@ -16,9 +16,10 @@ import org.jbeam.code.Instr;
  */
 final class Emit {
     private final CodeBuilder c;
-    private final ClassDesc self;
+    private final org.jbeam.term.Term[] consts;
+    private final ClassData data;
 
-    Emit(CodeBuilder c, ClassDesc self) { this.c = c; this.self = self; }
+    Emit(CodeBuilder c, org.jbeam.term.Term[] consts, ClassData data) { this.c = c; this.consts = consts; this.data = data; }
 
     void loadX(int i) { c.aload(JitCompiler.Body.X); c.loadConstant(i); c.aaload(); }
 
@@ -35,7 +36,7 @@ final class Emit {
 
     void storeY(int i, Runnable value) { yAddress(i); value.run(); c.aastore(); }
 
-    void loadK(int i) { c.getstatic(self, "CONSTS", CD_TERMS); c.loadConstant(i); c.aaload(); }
+    void loadK(int i) { data.load(c, consts[i], CD_TERM); }
 
     /** An encoded operand ({@code kind | index}). */
     void get(int op) {

@@ -60,40 +60,32 @@ public final class JitCompiler implements JitSupport.Compiler {
         int[] entries = entries(f, code);
         ClassDesc self = ClassDesc.of("org.jbeam.interp.Jit$" + safe(m.name.name) + "$" + safe(f.name.name) + "$" + f.arity + "$" + SEQ.incrementAndGet());
         byte[] bytes;
+        ClassData data = new ClassData();
         try {
             bytes = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(RESOLVER)).build(self, cb -> {
                 cb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SUPER);
                 cb.withSuperclass(CD_CF);
-                cb.withField("CODE", CD_INSTRS, ClassFile.ACC_STATIC | ClassFile.ACC_FINAL | ClassFile.ACC_PRIVATE);
-                cb.withField("CONSTS", CD_TERMS, ClassFile.ACC_STATIC | ClassFile.ACC_FINAL | ClassFile.ACC_PRIVATE);
-                cb.withField("MOD", CD_MODULE, ClassFile.ACC_STATIC | ClassFile.ACC_FINAL | ClassFile.ACC_PRIVATE);
-                cb.withMethodBody("<clinit>", MTD_void, ClassFile.ACC_STATIC, c -> {
-                    c.invokestatic(CD_MethodHandles, "lookup", MethodTypeDesc.of(CD_MethodHandles_Lookup));
-                    c.loadConstant(DEFAULT_NAME);
-                    c.loadConstant(CD_Object.arrayType());
-                    c.invokestatic(CD_MethodHandles, "classData", MethodTypeDesc.of(CD_Object, CD_MethodHandles_Lookup, CD_String, CD_Class));
-                    c.checkcast(CD_Object.arrayType());
-                    c.astore(0);
-                    int i = 0;
-                    for (var fld : List.of(new Object[] {"CODE", CD_INSTRS}, new Object[] {"CONSTS", CD_TERMS}, new Object[] {"MOD", CD_MODULE})) {
-                        c.aload(0); c.loadConstant(i++); c.aaload(); c.checkcast((ClassDesc) fld[1]);
-                        c.putstatic(self, (String) fld[0], (ClassDesc) fld[1]);
-                    }
-                    c.return_();
-                });
                 cb.withMethodBody("<init>", MethodTypeDesc.of(CD_void, CD_int.arrayType()), ClassFile.ACC_PUBLIC, c -> {
                     c.aload(0); c.aload(1);
                     c.invokespecial(CD_CF, INIT_NAME, MethodTypeDesc.of(CD_void, CD_int.arrayType()));
                     c.return_();
                 });
-                cb.withMethodBody("run", RUN, ClassFile.ACC_PUBLIC, c -> new Body(c, self, f, code).emit());
+                cb.withMethodBody("run", RUN, ClassFile.ACC_PUBLIC, c -> new Body(c, self, f, code, data).emit());
             });
         } catch (IllegalArgumentException e) {
             return null; // e.g. a branch offset or the method past the class-file limits
         }
         if (runLength(bytes) > MAX_BYTECODE) return null;
+        String dump = System.getProperty("jbeam.jit.dump");
+        if (dump != null) {
+            try {
+                java.nio.file.Files.write(java.nio.file.Path.of(dump, self.displayName() + ".class"), bytes);
+            } catch (java.io.IOException ignored) {
+                // a debugging aid only
+            }
+        }
         try {
-            MethodHandles.Lookup hidden = lookup.defineHiddenClassWithClassData(bytes, new Object[] {code, m.consts, m}, true);
+            MethodHandles.Lookup hidden = lookup.defineHiddenClassWithClassData(bytes, data.list(), true);
             return (CompiledFunction) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class, int[].class))
                     .invoke(entries);
         } catch (Throwable t) {
@@ -137,14 +129,15 @@ public final class JitCompiler implements JitSupport.Compiler {
         final Label[] labels;
         final Label dispatch, leave;
         final Emit e;
+        final ClassData data;
 
-        Body(CodeBuilder c, ClassDesc self, FuncInfo f, Instr[] code) {
-            this.c = c; this.self = self; this.f = f; this.code = code;
+        Body(CodeBuilder c, ClassDesc self, FuncInfo f, Instr[] code, ClassData data) {
+            this.c = c; this.self = self; this.f = f; this.code = code; this.data = data;
             labels = new Label[f.end - f.start];
             for (int i = 0; i < labels.length; i++) labels[i] = c.newLabel();
             dispatch = c.newLabel();
             leave = c.newLabel();
-            e = new Emit(c, self);
+            e = new Emit(c, f.module.consts, data);
         }
 
         Label at(int pc) { return labels[pc - f.start]; }
@@ -161,7 +154,7 @@ public final class JitCompiler implements JitSupport.Compiler {
             c.labelBinding(dispatch);
             Label out = c.newLabel();
             c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE);
-            c.getstatic(self, "MOD", CD_MODULE);
+            data.load(c, f.module, CD_MODULE);
             c.if_acmpne(out);
             List<SwitchCase> cases = new ArrayList<>();
             for (int pc = f.start; pc < f.end; pc++) cases.add(SwitchCase.of(pc, at(pc)));
@@ -184,7 +177,7 @@ public final class JitCompiler implements JitSupport.Compiler {
             c.labelBinding(handler);
             c.astore(EX);
             c.aload(IT); c.aload(EX); c.iload(CUR);
-            c.getstatic(self, "CODE", CD_INSTRS); c.iload(CUR); c.aaload();
+            data.load(c, code, CD_INSTRS); c.iload(CUR); c.aaload();
             c.invokestatic(CD_SUPPORT, "handle", MethodTypeDesc.of(CD_int, CD_INTERP, CD_EXC, CD_int, CD_INSTR));
             toPcOnStack();
             c.exceptionCatch(start, end, handler, CD_EXC);
@@ -204,7 +197,7 @@ public final class JitCompiler implements JitSupport.Compiler {
             if (inside(next)) {
                 Label slow = c.newLabel();
                 c.iload(PC); c.loadConstant(next); c.if_icmpne(slow);
-                c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE); c.getstatic(self, "MOD", CD_MODULE); c.if_acmpne(slow);
+                c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE); data.load(c, f.module, CD_MODULE); c.if_acmpne(slow);
                 c.goto_(at(next));
                 c.labelBinding(slow);
             }
@@ -218,7 +211,9 @@ public final class JitCompiler implements JitSupport.Compiler {
         }
 
         /** Loads CODE[pc] (the instruction object) for helpers that take it. */
-        void instrObj(int pc) { c.getstatic(self, "CODE", CD_INSTRS); c.loadConstant(pc); c.aaload(); }
+        void instrObj(int pc) { data.load(c, code[pc], CD_INSTR); }
+
+        void retObj(int pc) { data.load(c, code[pc].ret, CD_RA); }
 
         void instr(int pc, Instr in) {
             int next = pc + 1;
@@ -239,9 +234,9 @@ public final class JitCompiler implements JitSupport.Compiler {
                 case CALL_ONLY -> { call(pc, in.b, in.a, false); return; }
                 case CALL_EXT, CALL_EXT_LAST, CALL_EXT_ONLY -> {
                     if (in.op == CALL_EXT_LAST) e.addSp(-in.c);
-                    c.aload(IT); instrObj(pc); c.getfield(CD_INSTR, "o", CD_Object); c.checkcast(CD_EXPORT);
+                    c.aload(IT); data.load(c, in.o, CD_EXPORT);
                     c.loadConstant(in.a);
-                    if (in.op == CALL_EXT) { instrObj(pc); c.getfield(CD_INSTR, "ret", CD_RA); } else c.aconst_null();
+                    if (in.op == CALL_EXT) { retObj(pc); } else c.aconst_null();
                     c.loadConstant(next);
                     c.invokevirtual(CD_INTERP, "callExport", MethodTypeDesc.of(CD_int, CD_EXPORT, CD_int, CD_RA, CD_int));
                     continueOrDispatch(next); return;
@@ -250,7 +245,7 @@ public final class JitCompiler implements JitSupport.Compiler {
                     c.aload(IT);
                     if (in.op == CALL_FUN2) e.get(in.b); else e.loadX(in.a);
                     c.loadConstant(in.a);
-                    instrObj(pc); c.getfield(CD_INSTR, "ret", CD_RA);
+                    retObj(pc);
                     c.loadConstant(next);
                     c.invokevirtual(CD_INTERP, "callFun", MethodTypeDesc.of(CD_int, CD_TERM, CD_int, CD_RA, CD_int));
                     continueOrDispatch(next); return;
@@ -397,7 +392,7 @@ public final class JitCompiler implements JitSupport.Compiler {
         /** call/call_only/call_last to a local function at {@code target}. */
         void call(int pc, int target, int arity, boolean pushReturn) {
             if (pushReturn) {
-                c.aload(IT); instrObj(pc); c.getfield(CD_INSTR, "ret", CD_RA);
+                c.aload(IT); retObj(pc);
                 c.invokevirtual(CD_INTERP, "push", MethodTypeDesc.of(CD_void, CD_RA));
             }
             // if (--it.reds <= 0) return JitSupport.yieldAt(it, target, arity)
@@ -452,7 +447,7 @@ public final class JitCompiler implements JitSupport.Compiler {
             branchTo(in.e, Cond.IFEQ);
         }
 
-        void term(int pc) { instrObj(pc); c.getfield(CD_INSTR, "t", CD_TERM); }
+        void term(int pc) { data.load(c, code[pc].t, CD_TERM); }
 
         enum Cond { IFEQ, IFNE, IFNULL, ACMPEQ, ACMPNE, ICMPNE }
 
