@@ -30,5 +30,6 @@ fi
 [ -x "$JAVA_HOME/bin/java" ] || { echo "Java 25 not found at $JAVA_HOME (set JBEAM_JAVA_HOME)" >&2; exit 1; }
 
 mvn -q -B package -DskipTests
+scripts/aot-cache.sh
 echo "--- demo: bin/jbeam -noshell -eval 'io:format(\"~p~n\", [lists:sum(lists:seq(1,100))]), halt().'"
 bin/jbeam -noshell -eval 'io:format("~p~n", [lists:sum(lists:seq(1,100))]), halt().'

@@ -1,5 +1,6 @@
 -module(bench_bang).
 -export([run/0]).
+%% group: concurrency
 %% Many-to-one messaging: 16 senders x 10000 messages into one receiver.
 run() ->
     Self = self(), S = 16, M = 10000,

@@ -1,5 +1,6 @@
 -module(bench_binary).
 -export([run/0]).
+%% group: sequential
 run() ->
     B = build(100000, <<>>),
     sum(B, 0).

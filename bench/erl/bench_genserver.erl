@@ -1,5 +1,6 @@
 -module(bench_genserver).
 -behaviour(gen_server).
+%% group: concurrency
 -export([run/0, init/1, handle_call/3, handle_cast/2]).
 %% gen_server:call throughput: 20000 calls from one client.
 run() ->

@@ -1,5 +1,6 @@
 -module(bench_ring).
 -export([run/0]).
+%% group: concurrency
 %% Process ring: spawn 1000 processes, pass a token around 100 times.
 run() ->
     N = 1000, Rounds = 100,

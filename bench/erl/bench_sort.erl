@@ -1,5 +1,6 @@
 -module(bench_sort).
 -export([run/0]).
+%% group: sequential
 run() ->
     rand:seed(exsss, {1, 2, 3}),
     L = [rand:uniform(1000000) || _ <- lists:seq(1, 200000)],

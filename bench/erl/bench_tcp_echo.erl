@@ -1,5 +1,6 @@
 -module(bench_tcp_echo).
 -export([run/0]).
+%% group: io
 %% TCP echo on loopback: 50 connections x 200 round trips of 64 bytes, passive mode.
 run() ->
     {ok, L} = gen_tcp:listen(0, [binary, {active, false}, {reuseaddr, true}, {backlog, 128}]),
