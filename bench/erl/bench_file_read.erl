@@ -1,5 +1,6 @@
 -module(bench_file_read).
 -export([run/0]).
+%% group: io
 %% Raw file read: BENCH_FILE_MB MiB (default 256) in 64 KiB chunks through
 %% file:open([raw, binary, read]) + file:read/2. The file is created by the first (warm-up) call
 %% under /tmp, so the timed calls read from the page cache; bench/run deletes it at the end.

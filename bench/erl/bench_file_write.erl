@@ -1,5 +1,6 @@
 -module(bench_file_write).
 -export([run/0, size_mb/0]).
+%% group: io
 %% Raw file write: BENCH_FILE_MB MiB (default 256; the issue's figure is 1024) in 64 KiB chunks
 %% through file:open([raw, binary, write]) + file:write/2 + file:close/1, into a file under /tmp
 %% that is deleted afterwards.
