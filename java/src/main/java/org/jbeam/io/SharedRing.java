@@ -21,6 +21,16 @@ public final class SharedRing {
         return r;
     }
 
+    /**
+     * Tests only: makes {@code r} the shared ring (null: open one again on next use) and returns the
+     * previous one, so one JVM can run the natives on both backends. Not for a running VM.
+     */
+    public static synchronized CompletionRing replaceForTests(CompletionRing r) {
+        CompletionRing old = ring;
+        ring = r;
+        return old;
+    }
+
     /** "io_uring" or "threads" (erlang:system_info({jbeam, io_backend})). */
     public static String backendName() { return get().backendName(); }
 }

@@ -13,7 +13,8 @@ import java.util.List;
 
 import org.jbeam.bif.IoLists;
 import org.jbeam.term.*;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Differential test of PrimFileBifs: one sequence of prim_file operations runs through the real
@@ -241,8 +242,18 @@ class PrimFileDiffTest {
         op("buf", a("q"), a("unlock"), l());
     }
 
-    @Test
-    void sameResultsAsOtp() throws Exception {
+    /** The natives' data path runs on the completion ring: the same operations on each backend. */
+    @ParameterizedTest @ValueSource(strings = {"default", "threads"})
+    void sameResultsAsOtp(String backend) throws Exception {
+        if (backend.equals("default")) { sameResultsAsOtp(); return; }
+        org.jbeam.io.CompletionRing ring = new org.jbeam.io.ThreadPoolRing();
+        org.jbeam.io.CompletionRing previous = org.jbeam.io.SharedRing.replaceForTests(ring);
+        try { sameResultsAsOtp(); }
+        finally { org.jbeam.io.SharedRing.replaceForTests(previous); ring.close(); }
+    }
+
+    private void sameResultsAsOtp() throws Exception {
+        ops.clear();
         ops();
         Path tmp = Files.createTempDirectory("primfile");
         Path erlDir = Files.createDirectory(tmp.resolve("erl")), jDir = Files.createDirectory(tmp.resolve("jbeam"));
