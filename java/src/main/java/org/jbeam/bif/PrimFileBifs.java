@@ -183,6 +183,7 @@ public final class PrimFileBifs implements BifModule {
         }
     }
 
+    /** -Djbeam.io.stats=true: how many ring operations completed before their process parked (ADR 0005). */
     private static final boolean STATS = Boolean.getBoolean("jbeam.io.stats");
     private static final java.util.concurrent.atomic.LongAdder DONE_IN_NIF = new java.util.concurrent.atomic.LongAdder(),
             PARKED = new java.util.concurrent.atomic.LongAdder();
