@@ -83,12 +83,15 @@ public interface CompletionRing extends AutoCloseable {
         return spinWait(stop, spinNanos);
     }
 
+    /** Spin by yielding (default; -Djbeam.io.yield=false spins with onSpinWait): see ADR 0005. */
+    boolean YIELD = !"false".equals(System.getProperty("jbeam.io.yield"));
+
     /** Busy-waits up to {@code spinNanos} for {@code stop}; returns its final value. */
     static boolean spinWait(java.util.function.BooleanSupplier stop, long spinNanos) {
         long end = System.nanoTime() + spinNanos;
         while (!stop.getAsBoolean()) {
             if (System.nanoTime() - end >= 0) return false;
-            Thread.yield();   // not onSpinWait: on a busy machine the io-wq worker or pool thread doing our write needs this CPU
+            if (YIELD) Thread.yield(); else Thread.onSpinWait();
         }
         return true;
     }

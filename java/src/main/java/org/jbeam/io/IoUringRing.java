@@ -166,7 +166,7 @@ public final class IoUringRing extends AbstractRing {
             first = false;
             if (done = stop.getAsBoolean()) break;
             if (System.nanoTime() - end >= 0) break;
-            Thread.yield();   // not onSpinWait: on a busy machine the io-wq worker or pool thread doing our write needs this CPU
+            if (CompletionRing.YIELD) Thread.yield(); else Thread.onSpinWait();
         }
         if (outstanding.get() > 0) LockSupport.unpark(backstop);
         return done;
