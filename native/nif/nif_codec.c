@@ -145,6 +145,11 @@ void jbeam_set_callbacks(void *atom_exists, void *send, void *make_ref) {
     jb_cb.send = (int (*)(uint64_t, const unsigned char *, size_t))send;
     jb_cb.make_ref = (uint64_t (*)(void))make_ref;
 }
+void jbeam_set_monitor_callbacks(void *monitor, void *demonitor, void *demonitor_all) {
+    jb_cb.monitor = (int (*)(void *, uint64_t, uint64_t *))monitor;
+    jb_cb.demonitor = (int (*)(uint64_t))demonitor;
+    jb_cb.demonitor_all = (void (*)(void *))demonitor_all;
+}
 ErlNifEnv *jbeam_env_new(void) { return jb_env_new(); }
 void jbeam_env_free(ErlNifEnv *env) { enif_free_env(env); }
 void jbeam_env_clear(ErlNifEnv *env) { enif_clear_env(env); }
@@ -165,8 +170,30 @@ static int finish(ErlNifEnv *env, ERL_NIF_TERM res, const unsigned char **out, s
 
 typedef ERL_NIF_TERM (*nif_fp)(ErlNifEnv *, int, const ERL_NIF_TERM[]);
 
+/* What kind of thread runs NIF code right now (enif_thread_type): 0 = not in a call,
+ * else 1 + mode, mode being 0 (normal scheduler), ERL_NIF_DIRTY_JOB_CPU_BOUND or _IO_BOUND. */
+__thread int jb_thread_mode;
+
+/* Runs the env's scheduled continuations (enif_schedule_nif) while they ask for the kind of
+ * thread we are on; a continuation that wants another kind is left in the env and reported as
+ * status JB_RESCHEDULE | flags: Java moves the call to that pool (or back to the process's
+ * scheduler) and continues it there with jbeam_resume, the env and its terms unchanged. */
+#define JB_RESCHEDULE 16
+static int run(ErlNifEnv *env, ERL_NIF_TERM res, int mode, const unsigned char **out, size_t *outlen) {
+    jb_thread_mode = 1 + mode;
+    while (res == JB_SCHEDULED && env->sched_fp) {
+        if (env->sched_flags != mode) { jb_thread_mode = 0; return JB_RESCHEDULE | env->sched_flags; }
+        nif_fp next = env->sched_fp;
+        env->sched_fp = NULL;
+        res = next(env, env->sched_argc, env->sched_argv);
+    }
+    jb_thread_mode = 0;
+    return finish(env, res, out, outlen);
+}
+
+/* Calls fp on the current thread, which is of kind `mode` (0 normal, 1 dirty CPU, 2 dirty IO). */
 int jbeam_call(ErlNifEnv *env, void **privp, uint64_t self_pid, nif_fp fp, int argc,
-               const unsigned char *in, size_t inlen, const unsigned char **out, size_t *outlen) {
+               const unsigned char *in, size_t inlen, const unsigned char **out, size_t *outlen, int mode) {
     env->privp = privp;
     env->self = self_pid ? jb_make_opaque(JB_OPQ_PID, self_pid) : 0;
     env->exception = 0;
@@ -174,13 +201,13 @@ int jbeam_call(ErlNifEnv *env, void **privp, uint64_t self_pid, nif_fp fp, int a
     ERL_NIF_TERM small[8], *argv = argc <= 8 ? small : jb_alloc(env, (size_t)argc * sizeof(ERL_NIF_TERM));
     for (int i = 0; i < argc; i++) argv[i] = decode(&r);
     if (r.bad) return -1;
-    ERL_NIF_TERM res = fp(env, argc, argv);
-    while (res == JB_SCHEDULED && env->sched_fp) {
-        nif_fp next = env->sched_fp;
-        env->sched_fp = NULL;
-        res = next(env, env->sched_argc, env->sched_argv);
-    }
-    return finish(env, res, out, outlen);
+    jb_thread_mode = 1 + mode;
+    return run(env, fp(env, argc, argv), mode, out, outlen);
+}
+
+/* Continues a call that returned JB_RESCHEDULE, now on a thread of kind `mode`. */
+int jbeam_resume(ErlNifEnv *env, int mode, const unsigned char **out, size_t *outlen) {
+    return run(env, JB_SCHEDULED, mode, out, outlen);
 }
 
 typedef int (*load_fp)(ErlNifEnv *, void **, ERL_NIF_TERM);

@@ -71,7 +71,15 @@ int enif_equal_tids(ErlNifTid a, ErlNifTid b) { return pthread_equal((pthread_t)
 void enif_thread_exit(void *resp) { pthread_exit(resp); }
 int enif_thread_join(ErlNifTid tid, void **respp) { return pthread_join((pthread_t)tid, respp); }
 char *enif_thread_name(ErlNifTid tid) { (void)tid; return NULL; }
-int enif_thread_type(void) { return ERL_NIF_THR_NORMAL_SCHEDULER; }
+extern __thread int jb_thread_mode;
+int enif_thread_type(void) {
+    switch (jb_thread_mode) {
+    case 1: return ERL_NIF_THR_NORMAL_SCHEDULER;
+    case 1 + ERL_NIF_DIRTY_JOB_CPU_BOUND: return ERL_NIF_THR_DIRTY_CPU_SCHEDULER;
+    case 1 + ERL_NIF_DIRTY_JOB_IO_BOUND: return ERL_NIF_THR_DIRTY_IO_SCHEDULER;
+    }
+    return ERL_NIF_THR_UNDEFINED;
+}
 
 /* ---- system info ---- */
 void enif_system_info(ErlNifSysInfo *sip, size_t si_size) {
@@ -194,12 +202,13 @@ ERL_NIF_TERM enif_make_ref(ErlNifEnv *env) {
     return jb_make_opaque(JB_OPQ_REF, jb_cb.make_ref());
 }
 
-/* ---- scheduling: enif_schedule_nif is run by jbeam_call's loop when the NIF returns ---- */
+/* ---- scheduling: enif_schedule_nif is run by jbeam_call's loop when the NIF returns, on this
+ * thread when the flags match its kind, else after Java moved the call (nif_codec.c) ---- */
 long jb_dirty_jobs;   /* how many scheduled calls asked for a dirty scheduler */
 ERL_NIF_TERM enif_schedule_nif(ErlNifEnv *env, const char *name, int flags,
                                ERL_NIF_TERM (*fp)(ErlNifEnv *, int, const ERL_NIF_TERM[]), int argc, const ERL_NIF_TERM argv[]) {
     (void)name;
-    if (flags & ~(ERL_NIF_DIRTY_JOB_CPU_BOUND | ERL_NIF_DIRTY_JOB_IO_BOUND)) return enif_make_badarg(env);
+    if (flags != 0 && flags != ERL_NIF_DIRTY_JOB_CPU_BOUND && flags != ERL_NIF_DIRTY_JOB_IO_BOUND) return enif_make_badarg(env);
     if (flags) __atomic_add_fetch(&jb_dirty_jobs, 1, __ATOMIC_RELAXED);
     ERL_NIF_TERM *a = jb_alloc(env, (size_t)(argc ? argc : 1) * sizeof(ERL_NIF_TERM));
     if (argc) memcpy(a, argv, (size_t)argc * sizeof *a);

@@ -461,6 +461,12 @@ public final class Interpreter {
             setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
             return awaitAsync(org.jbeam.runtime.ProcessTable.PC_AWAIT);
         }
+        if (t.then != null) {
+            Term r = t.then.get();
+            if (r instanceof Trap t2) return trap(t2, ret, pc);
+            x[0] = r;
+            return ret != null ? pc : doReturn();
+        }
         Term[] args = t.args;
         System.arraycopy(args, 0, x, 0, args.length);
         if (t.hibernate) {
@@ -489,6 +495,7 @@ public final class Interpreter {
         if (o == null) throw new Preempt(suspend(pc, 0, WAITING));
         proc.pendingCall = null;
         if (o instanceof ErlangException ex) throw ex;
+        if (o instanceof Trap t) return trap(t, null, pc);   // e.g. a continuation back on this scheduler
         x[0] = (Term) o;
         return doReturn();
     }

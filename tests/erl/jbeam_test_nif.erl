@@ -1,0 +1,149 @@
+-module(jbeam_test_nif).
+%% The stub module of native/test_nif.c (libjbeam_test_nif.so, a normal erl_nif library that the
+%% real erl loads too), and a differential program for what needs processes: dirty NIFs,
+%% enif_schedule_nif moving between normal and dirty schedulers, enif_send from a dirty thread,
+%% resource monitors with down callbacks. scheduling/0 is used by NifSchedulingTest (timing,
+%% one scheduler).
+-on_load(init/0).
+-compile({no_auto_import, [self/0]}).
+-export([echo/1,priv/0,ints/0,get_ints/1,double_it/1,atom_info/1,existing_atom/1,make_atom/1,tuple_info/1,list_info/1,strings/1,map_ops/2,map_from_arrays/2,bin_ops/1,big_binary/1,iolist_to_bin/1,term_type/1,is_tests/1,compare/2,badarg/0,raise/1,pending/0,make_res/1,get_res/1,res_kept_free/0,dtor_count/0,format/1,sysinfo/0,sched/1,self/0,send_self/1,env_copy/1,threads/0,times/0,add/2,thread_kind/0,dirty_cpu_kind/0,dirty_io_kind/0,hop/1,hop_raise/1,dirty_badarg/1,dirty_sleep/1,dirty_send/1,gate_wait/1,gate_open/0,watch/1,unwatch/1,watch_term/1,same_monitor/2,counter_monitor/1,watcher_dtor_count/0]).
+-export([main/0, scheduling/0]).
+
+init() ->
+    Dir = filename:dirname(code:which(?MODULE)),
+    erlang:load_nif(filename:join([Dir, "..", "native", "native", "libjbeam_test_nif"]), 42).
+
+echo(_) -> erlang:nif_error(not_loaded).
+priv() -> erlang:nif_error(not_loaded).
+ints() -> erlang:nif_error(not_loaded).
+get_ints(_) -> erlang:nif_error(not_loaded).
+double_it(_) -> erlang:nif_error(not_loaded).
+atom_info(_) -> erlang:nif_error(not_loaded).
+existing_atom(_) -> erlang:nif_error(not_loaded).
+make_atom(_) -> erlang:nif_error(not_loaded).
+tuple_info(_) -> erlang:nif_error(not_loaded).
+list_info(_) -> erlang:nif_error(not_loaded).
+strings(_) -> erlang:nif_error(not_loaded).
+map_ops(_,_) -> erlang:nif_error(not_loaded).
+map_from_arrays(_,_) -> erlang:nif_error(not_loaded).
+bin_ops(_) -> erlang:nif_error(not_loaded).
+big_binary(_) -> erlang:nif_error(not_loaded).
+iolist_to_bin(_) -> erlang:nif_error(not_loaded).
+term_type(_) -> erlang:nif_error(not_loaded).
+is_tests(_) -> erlang:nif_error(not_loaded).
+compare(_,_) -> erlang:nif_error(not_loaded).
+badarg() -> erlang:nif_error(not_loaded).
+raise(_) -> erlang:nif_error(not_loaded).
+pending() -> erlang:nif_error(not_loaded).
+make_res(_) -> erlang:nif_error(not_loaded).
+get_res(_) -> erlang:nif_error(not_loaded).
+res_kept_free() -> erlang:nif_error(not_loaded).
+dtor_count() -> erlang:nif_error(not_loaded).
+format(_) -> erlang:nif_error(not_loaded).
+sysinfo() -> erlang:nif_error(not_loaded).
+sched(_) -> erlang:nif_error(not_loaded).
+self() -> erlang:nif_error(not_loaded).
+send_self(_) -> erlang:nif_error(not_loaded).
+env_copy(_) -> erlang:nif_error(not_loaded).
+threads() -> erlang:nif_error(not_loaded).
+times() -> erlang:nif_error(not_loaded).
+add(_,_) -> erlang:nif_error(not_loaded).
+thread_kind() -> erlang:nif_error(not_loaded).
+dirty_cpu_kind() -> erlang:nif_error(not_loaded).
+dirty_io_kind() -> erlang:nif_error(not_loaded).
+hop(_) -> erlang:nif_error(not_loaded).
+hop_raise(_) -> erlang:nif_error(not_loaded).
+dirty_badarg(_) -> erlang:nif_error(not_loaded).
+dirty_sleep(_) -> erlang:nif_error(not_loaded).
+dirty_send(_) -> erlang:nif_error(not_loaded).
+gate_wait(_) -> erlang:nif_error(not_loaded).
+gate_open() -> erlang:nif_error(not_loaded).
+watch(_) -> erlang:nif_error(not_loaded).
+unwatch(_) -> erlang:nif_error(not_loaded).
+watch_term(_) -> erlang:nif_error(not_loaded).
+same_monitor(_,_) -> erlang:nif_error(not_loaded).
+counter_monitor(_) -> erlang:nif_error(not_loaded).
+watcher_dtor_count() -> erlang:nif_error(not_loaded).
+
+p(T) -> io:format("~p~n", [T]).
+
+frame(F) ->
+    try F() of V -> {value, V}
+    catch C:R:St -> {C, R, lists:sublist(St, 2)}
+    end.
+
+main() ->
+    p({thread_kind(), dirty_cpu_kind(), dirty_io_kind()}),
+    p(hop([cpu, io, normal, io, io, cpu, normal, normal])),
+    p(hop([])),
+    p(frame(fun() -> hop([bogus]) end)),
+    p(sched(7)),
+    p(frame(fun() -> dirty_badarg(x) end)),
+    p(frame(fun() -> badarg() end)),
+    p(frame(fun() -> hop_raise({my, reason}) end)),
+    Self = erlang:self(),
+    p(dirty_send([1, 2]) =:= Self),
+    receive M -> p(M) after 2000 -> p(no_message) end,
+    p(dirty_sleep(10)),
+    %% a dirty NIF blocks until another process opens the gate through a normal NIF
+    spawn(fun() -> timer:sleep(20), gate_open() end),
+    p(gate_wait(5000)),
+    %% eight callers on the dirty IO pool at once
+    Ps = [spawn_monitor(fun() -> exit({slept, dirty_sleep(50)}) end) || _ <- lists:seq(1, 8)],
+    p([receive {'DOWN', R, process, P, Why} -> Why end || {P, R} <- Ps]),
+    %% a dirty caller killed while its NIF runs: the VM goes on, the NIF's result is dropped
+    {V, VR} = spawn_monitor(fun() -> dirty_sleep(100) end),
+    timer:sleep(20), exit(V, kill),
+    p(receive {'DOWN', VR, process, V, Why2} -> Why2 end),
+    monitors(),
+    ok.
+
+monitors() ->
+    T = spawn(fun() -> receive stop -> ok end end),
+    {R, Rc} = watch(T),
+    p(Rc),
+    {M1, M2} = watch_term(R),
+    p({is_reference(M1), M1 =:= M2}),
+    p(same_monitor(R, R)),
+    T ! stop,
+    receive {nif_down, P, Same} -> p({nif_down, P =:= T, Same}) after 2000 -> p(no_down) end,
+    p(unwatch(R)),
+    T2 = spawn(fun() -> receive stop -> ok end end),
+    {R2, 0} = watch(T2),
+    p(same_monitor(R, R2) =/= 0),
+    p(unwatch(R2)),
+    p(unwatch(R2)),
+    T2 ! stop,
+    receive {nif_down, _, _} -> p(unexpected_down) after 200 -> p(no_down_after_demonitor) end,
+    {Dead, DR} = spawn_monitor(fun() -> ok end),
+    receive {'DOWN', DR, process, Dead, _} -> ok end,
+    p(element(2, watch(Dead))),
+    p(counter_monitor(erlang:self())),
+    %% several resources watching one process all get their down call
+    T3 = spawn(fun() -> receive stop -> ok end end),
+    Ws = [watch(T3) || _ <- lists:seq(1, 3)],
+    T3 ! stop,
+    p(lists:sort([receive {nif_down, P3, S3} -> {P3 =:= T3, S3} after 2000 -> none end || _ <- Ws])),
+    ok.
+
+%% For NifSchedulingTest (run with one normal scheduler): exits with
+%% {results, Gate, ElapsedMs, Ticks, Kinds}.
+scheduling() ->
+    Self = erlang:self(),
+    spawn(fun() -> Self ! {gate, gate_wait(5000)} end),
+    timer:sleep(50),
+    gate_open(),
+    Gate = receive {gate, G} -> G end,
+    Ticker = spawn(fun() -> tick(0) end),
+    T0 = erlang:monotonic_time(millisecond),
+    Ps = [spawn_monitor(fun() -> exit({kind, dirty_sleep(300)}) end) || _ <- lists:seq(1, 8)],
+    Kinds = [receive {'DOWN', R, process, P, {kind, K}} -> K end || {P, R} <- Ps],
+    Elapsed = erlang:monotonic_time(millisecond) - T0,
+    Ticker ! {get, erlang:self()},
+    Ticks = receive {ticks, N} -> N end,
+    exit({results, Gate, Elapsed, Ticks, Kinds}).
+
+tick(N) ->
+    receive {get, P} -> P ! {ticks, N}
+    after 0 -> erlang:yield(), tick(N + 1)
+    end.
