@@ -31,6 +31,8 @@ public final class NifFunction {
     public static final int DIRTY_CPU = 1, DIRTY_IO = 2;
     /** jbeam_call/jbeam_resume status: the continuation wants a thread of kind {@code status & 3}. */
     private static final int RESCHEDULE = 16;
+    /** Status bit: the env was cleared natively already (see nif_codec.c finish). */
+    private static final int CLEARED = 64;
 
     public final NifLibrary library;
     public final String name;
@@ -61,9 +63,21 @@ public final class NifFunction {
             c.release();
             throw e;
         }
-        long self = proc == null ? 0 : NifOpaque.id(proc.pid);
+        long self = proc == null ? 0 : selfId(proc);
         if (flags != 0 && canSuspend(proc)) return dispatch(proc, c, args, flags, self, true);
         return proceed(proc, c, args, start(c, self, 0));
+    }
+
+    private record Self(ErlProcess proc, long id) {}
+    private static volatile Self lastSelf = new Self(null, 0);
+
+    /** The caller's opaque pid id (enif_self), with the last caller cached: a loop calling NIFs skips the table. */
+    private static long selfId(ErlProcess proc) {
+        Self s = lastSelf;
+        if (s.proc == proc) return s.id;
+        long id = NifOpaque.id(proc.pid);
+        lastSelf = new Self(proc, id);
+        return id;
     }
 
     private static boolean canSuspend(ErlProcess proc) { return proc != null && proc.interpreter != null; }
@@ -92,7 +106,7 @@ public final class NifFunction {
 
     /** On the process's scheduler (or with no process): runs normal steps here until the call ends or goes dirty. */
     private Term proceed(ErlProcess proc, NifCallContext c, Term[] args, int st) {
-        while (st >= RESCHEDULE) {
+        while (st >= RESCHEDULE && st < CLEARED) {
             int k = st & 3;
             if (k != 0 && canSuspend(proc)) return dispatch(proc, c, args, k, 0, false);
             st = resume(c, k);
@@ -109,7 +123,7 @@ public final class NifFunction {
                 int st = first ? start(c, self, mode) : resume(c, mode);
                 // Another kind of thread wanted: continue via the process's scheduler, which
                 // either runs the step itself (flags 0) or dispatches to the other pool.
-                outcome = st >= RESCHEDULE ? Trap.then(() -> proceed(proc, c, args, st)) : finish(c, st, args);
+                outcome = st >= RESCHEDULE && st < CLEARED ? Trap.then(() -> proceed(proc, c, args, st)) : finish(c, st, args);
             } catch (ErlangException e) {
                 outcome = e;
             } catch (RuntimeException | Error e) {
@@ -130,6 +144,8 @@ public final class NifFunction {
 
     /** Reads the final result (or exception) and gives the context back. */
     private Term finish(NifCallContext c, int st, Term[] args) {
+        boolean cleared = st >= 0 && (st & CLEARED) != 0;
+        if (cleared) st &= ~CLEARED;
         try {
             if (st < 0) throw new IllegalStateException("NIF " + this + ": " + (st == -1 ? "bad argument encoding" : "unencodable result"));
             Term t = NifCodec.decode(c.output());
@@ -143,7 +159,7 @@ public final class NifFunction {
             }
             return t;
         } finally {
-            c.clearEnv();
+            if (!cleared) c.clearEnv();
             c.release();
         }
     }
