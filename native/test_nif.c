@@ -387,6 +387,62 @@ NIF(counter_monitor) {   /* a type without a down callback cannot monitor: OTP r
 }
 NIF(watcher_dtor_count) { return enif_make_long(env, watcher_dtors); }
 
+
+/* ---- external term format, whereis ---- */
+NIF(t2b) {
+    ErlNifBinary b;
+    if (!enif_term_to_binary(env, argv[0], &b)) return ATOM("error");
+    return enif_make_binary(env, &b);
+}
+NIF(b2t) {   /* {Term, BytesUsed} or error; argv[1] = safe | unsafe */
+    ErlNifBinary b; ERL_NIF_TERM t;
+    if (!enif_inspect_binary(env, argv[0], &b)) return enif_make_badarg(env);
+    size_t used = enif_binary_to_term(env, b.data, b.size, &t, enif_is_identical(argv[1], ATOM("safe")) ? ERL_NIF_BIN2TERM_SAFE : 0);
+    return used ? enif_make_tuple2(env, t, enif_make_uint64(env, used)) : ATOM("error");
+}
+NIF(whereis_pid) {
+    ErlNifPid p;
+    return enif_whereis_pid(env, argv[0], &p) ? enif_make_pid(env, &p) : ATOM("undefined");
+}
+
+/* ---- I/O queues and iovecs ---- */
+static ERL_NIF_TERM peek_all(ErlNifEnv *env, ErlNifIOQueue *q) {
+    int n; SysIOVec *v = enif_ioq_peek(q, &n);
+    size_t total = 0;
+    for (int i = 0; i < n; i++) total += v[i].iov_len;
+    ERL_NIF_TERM out; unsigned char *p = enif_make_new_binary(env, total, &out);
+    for (int i = 0; i < n; i++) { memcpy(p, v[i].iov_base, v[i].iov_len); p += v[i].iov_len; }
+    return enif_make_tuple2(env, enif_make_int(env, n), out);
+}
+NIF(ioq_test) {   /* argv: [ListOfBinaries, Skip, Deq] */
+    ErlNifIOVec vec, *iov = &vec; ERL_NIF_TERM tail; unsigned long skip, deq;
+    if (!enif_get_ulong(env, argv[1], &skip) || !enif_get_ulong(env, argv[2], &deq)) return enif_make_badarg(env);
+    if (!enif_inspect_iovec(env, 64, argv[0], &tail, &iov)) return ATOM("not_iovec");
+    ErlNifIOQueue *q = enif_ioq_create(ERL_NIF_IOQ_NORMAL);
+    ERL_NIF_TERM enq = enif_ioq_enqv(q, iov, skip) ? ATOM("true") : ATOM("false");
+    int iovcnt = iov->iovcnt; size_t iovsize = iov->size;   /* (enif_free_iovec is only for a NULL env) */
+    ErlNifBinary extra; enif_alloc_binary(3, &extra); memcpy(extra.data, "XYZ", 3);
+    enif_ioq_enq_binary(q, &extra, 1);
+    size_t s1 = enif_ioq_size(q);
+    ERL_NIF_TERM all = peek_all(env, q);
+    size_t left = 0;
+    ERL_NIF_TERM dq = enif_ioq_deq(q, deq, &left) ? ATOM("true") : ATOM("false");
+    ERL_NIF_TERM head; size_t hs = 0;
+    ERL_NIF_TERM h = enif_ioq_peek_head(env, q, &hs, &head) ? head : ATOM("empty");
+    ERL_NIF_TERM rest = peek_all(env, q);
+    ERL_NIF_TERM r = enif_make_list(env, 8, enif_make_int(env, iovcnt), enif_make_uint64(env, iovsize), enq,
+                                    enif_make_uint64(env, s1), all, dq, enif_make_tuple2(env, h, enif_make_uint64(env, hs)), rest);
+    ERL_NIF_TERM res = enif_make_tuple2(env, r, enif_make_uint64(env, enif_ioq_size(q)));
+    enif_ioq_destroy(q);
+    return res;
+}
+NIF(iovec_split) {   /* {Count, Size, Tail} for at most argv[1] elements */
+    ErlNifIOVec vec, *iov = &vec; ERL_NIF_TERM tail; unsigned long max;
+    if (!enif_get_ulong(env, argv[1], &max)) return enif_make_badarg(env);
+    if (!enif_inspect_iovec(env, max, argv[0], &tail, &iov)) return ATOM("not_iovec");
+    return enif_make_tuple3(env, enif_make_int(env, iov->iovcnt), enif_make_uint64(env, iov->size), tail);
+}
+
 static ErlNifFunc funcs[] = {
     {"echo", 1, echo, 0}, {"priv", 0, priv, 0}, {"ints", 0, ints, 0}, {"get_ints", 1, get_ints, 0},
     {"double_it", 1, double_it, 0}, {"atom_info", 1, atom_info, 0}, {"existing_atom", 1, existing_atom, 0},
@@ -405,7 +461,8 @@ static ErlNifFunc funcs[] = {
     {"dirty_send", 1, dirty_send, ERL_NIF_DIRTY_JOB_CPU_BOUND}, {"gate_wait", 1, gate_wait, ERL_NIF_DIRTY_JOB_IO_BOUND},
     {"gate_open", 0, gate_open, 0}, {"watch", 1, watch, 0}, {"unwatch", 1, unwatch, 0}, {"watch_term", 1, watch_term, 0},
     {"same_monitor", 2, same_monitor, 0}, {"counter_monitor", 1, counter_monitor, 0},
-    {"watcher_dtor_count", 0, watcher_dtor_count, 0},
+    {"watcher_dtor_count", 0, watcher_dtor_count, 0}, {"t2b", 1, t2b, 0}, {"b2t", 2, b2t, 0},
+    {"whereis_pid", 1, whereis_pid, 0}, {"ioq_test", 3, ioq_test, 0}, {"iovec_split", 2, iovec_split, 0},
 };
 
 ERL_NIF_INIT(jbeam_test_nif, funcs, load, NULL, NULL, unload)

@@ -145,6 +145,17 @@ void jbeam_set_callbacks(void *atom_exists, void *send, void *make_ref) {
     jb_cb.send = (int (*)(uint64_t, const unsigned char *, size_t))send;
     jb_cb.make_ref = (uint64_t (*)(void))make_ref;
 }
+void jbeam_set_term_callbacks(void *to_etf, void *from_etf, void *whereis) {
+    jb_cb.to_etf = (int (*)(const unsigned char *, size_t, unsigned char **, size_t *))to_etf;
+    jb_cb.from_etf = (int (*)(const unsigned char *, size_t, int, unsigned char **, size_t *, size_t *))from_etf;
+    jb_cb.whereis = (int (*)(uint32_t, uint64_t *))whereis;
+}
+void *jbeam_malloc(size_t n) { return malloc(n ? n : 1); }
+int jb_deserialize(ErlNifEnv *env, const unsigned char *in, size_t len, ERL_NIF_TERM *t) {
+    rd_t r = { in, in + len, env, 0 };
+    *t = decode(&r);
+    return !r.bad && r.p == r.end;
+}
 void jbeam_set_monitor_callbacks(void *monitor, void *demonitor, void *demonitor_all) {
     jb_cb.monitor = (int (*)(void *, uint64_t, uint64_t *))monitor;
     jb_cb.demonitor = (int (*)(uint64_t))demonitor;

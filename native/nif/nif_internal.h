@@ -110,7 +110,12 @@ typedef struct {
     int (*monitor)(void *res, uint64_t pid_id, uint64_t *mon_id);
     int (*demonitor)(uint64_t mon_id);                   /* 0 = removed, 1 = no such active monitor */
     void (*demonitor_all)(void *res);                    /* the resource is being destructed */
+    /* external term format, both ways through the flat encoding; buffers malloc'd (jbeam_malloc), 0 = ok */
+    int (*to_etf)(const unsigned char *flat, size_t len, unsigned char **etf, size_t *etflen);
+    int (*from_etf)(const unsigned char *etf, size_t len, int safe, unsigned char **flat, size_t *flatlen, size_t *used);
+    int (*whereis)(uint32_t atom_ix, uint64_t *pid_id);  /* 1 = a registered process */
 } jb_callbacks;
 extern jb_callbacks jb_cb;
 int jb_serialize(ErlNifEnv *env, ERL_NIF_TERM t);      /* into env->out */
+int jb_deserialize(ErlNifEnv *env, const unsigned char *in, size_t len, ERL_NIF_TERM *t);   /* binaries point into in */
 #endif

@@ -181,7 +181,12 @@ int enif_is_pid_undefined(const ErlNifPid *pid) { return pid->pid == jb_atom("un
 int enif_is_current_process_alive(ErlNifEnv *env) { return env && env->self != 0; }
 int enif_is_process_alive(ErlNifEnv *env, ErlNifPid *pid) { (void)env; return jb_opaque_kind(pid->pid) == JB_OPQ_PID; }
 int enif_is_port_alive(ErlNifEnv *env, ErlNifPort *port) { (void)env; (void)port; return 0; }
-int enif_whereis_pid(ErlNifEnv *env, ERL_NIF_TERM name, ErlNifPid *pid) { (void)env; (void)name; (void)pid; return 0; }
+int enif_whereis_pid(ErlNifEnv *env, ERL_NIF_TERM name, ErlNifPid *pid) {
+    uint64_t id;
+    if (!jb_is_atom(name) || !jb_cb.whereis || !jb_cb.whereis(jb_atom_index(name), &id)) return 0;
+    pid->pid = jb_make_opaque(JB_OPQ_PID, id);
+    return 1;
+}
 int enif_whereis_port(ErlNifEnv *env, ERL_NIF_TERM name, ErlNifPort *port) { (void)env; (void)name; (void)port; return 0; }
 int enif_port_command(ErlNifEnv *env, const ErlNifPort *to, ErlNifEnv *msg_env, ERL_NIF_TERM msg) {
     (void)env; (void)to; (void)msg_env; (void)msg; return 0;

@@ -6,7 +6,7 @@
 %% one scheduler).
 -on_load(init/0).
 -compile({no_auto_import, [self/0]}).
--export([echo/1,priv/0,ints/0,get_ints/1,double_it/1,atom_info/1,existing_atom/1,make_atom/1,tuple_info/1,list_info/1,strings/1,map_ops/2,map_from_arrays/2,bin_ops/1,big_binary/1,iolist_to_bin/1,term_type/1,is_tests/1,compare/2,badarg/0,raise/1,pending/0,make_res/1,get_res/1,res_kept_free/0,dtor_count/0,format/1,sysinfo/0,sched/1,self/0,send_self/1,env_copy/1,threads/0,times/0,add/2,thread_kind/0,dirty_cpu_kind/0,dirty_io_kind/0,hop/1,hop_raise/1,dirty_badarg/1,dirty_sleep/1,dirty_send/1,gate_wait/1,gate_open/0,watch/1,unwatch/1,watch_term/1,same_monitor/2,counter_monitor/1,watcher_dtor_count/0]).
+-export([echo/1,priv/0,ints/0,get_ints/1,double_it/1,atom_info/1,existing_atom/1,make_atom/1,tuple_info/1,list_info/1,strings/1,map_ops/2,map_from_arrays/2,bin_ops/1,big_binary/1,iolist_to_bin/1,term_type/1,is_tests/1,compare/2,badarg/0,raise/1,pending/0,make_res/1,get_res/1,res_kept_free/0,dtor_count/0,format/1,sysinfo/0,sched/1,self/0,send_self/1,env_copy/1,threads/0,times/0,add/2,thread_kind/0,dirty_cpu_kind/0,dirty_io_kind/0,hop/1,hop_raise/1,dirty_badarg/1,dirty_sleep/1,dirty_send/1,gate_wait/1,gate_open/0,watch/1,unwatch/1,watch_term/1,same_monitor/2,counter_monitor/1,watcher_dtor_count/0,t2b/1,b2t/2,whereis_pid/1,ioq_test/3,iovec_split/2]).
 -export([main/0, scheduling/0]).
 
 init() ->
@@ -64,6 +64,11 @@ watch_term(_) -> erlang:nif_error(not_loaded).
 same_monitor(_,_) -> erlang:nif_error(not_loaded).
 counter_monitor(_) -> erlang:nif_error(not_loaded).
 watcher_dtor_count() -> erlang:nif_error(not_loaded).
+t2b(_) -> erlang:nif_error(not_loaded).
+b2t(_,_) -> erlang:nif_error(not_loaded).
+whereis_pid(_) -> erlang:nif_error(not_loaded).
+ioq_test(_,_,_) -> erlang:nif_error(not_loaded).
+iovec_split(_,_) -> erlang:nif_error(not_loaded).
 
 p(T) -> io:format("~p~n", [T]).
 
@@ -96,6 +101,41 @@ main() ->
     timer:sleep(20), exit(V, kill),
     p(receive {'DOWN', VR, process, V, Why2} -> Why2 end),
     monitors(),
+    terms(),
+    ioq(),
+    ok.
+
+terms() ->
+    Ts = [atom, 42, -1 bsl 70, 3.5, <<"bin">>, "str", [1, [2, {3}] | tl], #{a => 1, <<"k">> => [x]},
+          {self(), make_ref()}, fun lists:map/2, <<1:3>>, 'ünï'],
+    p([t2b(T) =:= term_to_binary(T) || T <- Ts]),
+    p(t2b({tuple, [1, 2.0, <<"x">>], #{k => v}})),
+    p([b2t(term_to_binary(T), unsafe) =:= {T, byte_size(term_to_binary(T))} || T <- Ts]),
+    p(b2t(<<(term_to_binary({a, b}))/binary, "trailing">>, unsafe)),
+    p(b2t(<<131, 100, 0, 3, "zzq">>, safe)),
+    p(b2t(<<131, 100, 0, 3, "zzq">>, unsafe)),
+    p(b2t(<<131, 255>>, unsafe)),
+    p(b2t(term_to_binary(hello, [compressed]), safe)),
+    register(nif_whereis_test, erlang:self()),
+    p(whereis_pid(nif_whereis_test) =:= erlang:self()),
+    unregister(nif_whereis_test),
+    p(whereis_pid(nif_whereis_test)),
+    p(whereis_pid(no_such_name_here)),
+    ok.
+
+ioq() ->
+    p(ioq_test([<<"hello">>, <<" ">>, <<"world">>], 2, 4)),
+    p(ioq_test([<<"ab">>, <<>>, <<"cd">>], 3, 2)),
+    p(ioq_test([], 0, 0)),
+    p(ioq_test([<<"abc">>], 9, 0)),
+    p(ioq_test([<<"abc">>], 0, 99)),
+    B = <<"0123456789">>,
+    p(ioq_test([binary:part(B, 2, 5), B], 1, 7)),
+    p(ioq_test([<<"a">>, not_binary], 0, 0)),
+    p(iovec_split([<<"a">>, <<"bc">>, <<"def">>], 2)),
+    p(iovec_split([<<"a">>, <<"bc">>], 5)),
+    p(iovec_split([<<"a">> | <<"improper">>], 5)),
+    p(catch iovec_split(x, 1)),
     ok.
 
 monitors() ->

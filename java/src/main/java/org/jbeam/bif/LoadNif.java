@@ -71,6 +71,8 @@ final class LoadNif {
 
             @Override public ERef makeRef() { return vm.makeRef(); }
 
+            @Override public Term whereis(EAtom name) { return vm.registry.whereis(name); }
+
             // A resource's monitor sits in the target's monitoredBy like a process's, with a
             // watcher pid that is no process: its sink runs the down callback when the target exits.
             @Override public boolean monitor(ERef ref, EPid target, Runnable onDown) {

@@ -25,6 +25,9 @@ public interface NifHost {
      */
     default boolean monitor(ERef ref, EPid target, Runnable onDown) { return false; }
 
+    /** The pid or port registered under {@code name}, or null (enif_whereis_pid). */
+    default Term whereis(EAtom name) { return null; }
+
     /** Removes a monitor made by {@link #monitor}; false when it was not active. */
     default boolean demonitor(ERef ref, EPid target) { return false; }
 
