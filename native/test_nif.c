@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
 #include "erl_nif.h"
@@ -22,6 +23,16 @@ typedef struct { ErlNifPid notify; ErlNifMonitor mon; } watcher_res;
 static ErlNifResourceType *watcher_type;
 static void watcher_dtor(ErlNifEnv *env, void *obj);
 static void watcher_down(ErlNifEnv *env, void *obj, ErlNifPid *pid, ErlNifMonitor *mon);
+typedef struct { int rfd, wfd; } pipe_res;
+static ErlNifResourceType *pipe_type;
+static volatile long pipe_stop_count;
+static void pipe_stop_cb(ErlNifEnv *env, void *obj, ErlNifEvent e, int direct) {
+    pipe_res *p = obj;
+    if (p->rfd >= 0) close(p->rfd);
+    if (p->wfd >= 0) close(p->wfd);
+    p->rfd = p->wfd = -1;
+    __atomic_add_fetch(&pipe_stop_count, 1, __ATOMIC_SEQ_CST);
+}
 
 static int load(ErlNifEnv *env, void **priv_data, ERL_NIF_TERM info) {
     if (enif_is_atom(env, info)) {
@@ -35,7 +46,9 @@ static int load(ErlNifEnv *env, void **priv_data, ERL_NIF_TERM info) {
     counter_type = enif_open_resource_type(env, NULL, "counter", counter_dtor, ERL_NIF_RT_CREATE | ERL_NIF_RT_TAKEOVER, NULL);
     ErlNifResourceTypeInit wi = { watcher_dtor, NULL, watcher_down, 0, NULL };
     watcher_type = enif_open_resource_type_x(env, "watcher", &wi, ERL_NIF_RT_CREATE | ERL_NIF_RT_TAKEOVER, NULL);
-    return counter_type && watcher_type ? 0 : 1;
+    ErlNifResourceTypeInit pi = { NULL, pipe_stop_cb, NULL, 0, NULL };
+    pipe_type = enif_open_resource_type_x(env, "pipe", &pi, ERL_NIF_RT_CREATE | ERL_NIF_RT_TAKEOVER, NULL);
+    return counter_type && watcher_type && pipe_type ? 0 : 1;
 }
 static void unload(ErlNifEnv *env, void *priv) { (void)env; enif_free(priv); }
 
@@ -443,6 +456,70 @@ NIF(iovec_split) {   /* {Count, Size, Tail} for at most argv[1] elements */
     return enif_make_tuple3(env, enif_make_int(env, iov->iovcnt), enif_make_uint64(env, iov->size), tail);
 }
 
+
+/* ---- enif_select on a pipe ---- */
+static pipe_res *get_pipe(ErlNifEnv *env, ERL_NIF_TERM t) {
+    pipe_res *p;
+    return enif_get_resource(env, t, pipe_type, (void **)&p) ? p : NULL;
+}
+NIF(pipe_open) {
+    int fds[2];
+    if (pipe(fds) != 0) return ATOM("error");
+    fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    pipe_res *p = enif_alloc_resource(pipe_type, sizeof *p);
+    p->rfd = fds[0]; p->wfd = fds[1];
+    ERL_NIF_TERM t = enif_make_resource(env, p);
+    enif_release_resource(p);
+    return t;
+}
+NIF(pipe_select) {   /* (Res, Ref): select for reading, {select, Res, Ref, ready_input} to the caller */
+    pipe_res *p = get_pipe(env, argv[0]);
+    if (!p) return enif_make_badarg(env);
+    return enif_make_int(env, enif_select(env, p->rfd, ERL_NIF_SELECT_READ, p, NULL, argv[1]));
+}
+NIF(pipe_select_custom) {   /* (Res, Msg): enif_select_read with a custom message */
+    pipe_res *p = get_pipe(env, argv[0]);
+    if (!p) return enif_make_badarg(env);
+    ErlNifPid self;
+    enif_self(env, &self);
+    return enif_make_int(env, enif_select_read(env, p->rfd, p, &self, argv[1], NULL));
+}
+NIF(pipe_cancel) {
+    pipe_res *p = get_pipe(env, argv[0]);
+    if (!p) return enif_make_badarg(env);
+    return enif_make_int(env, enif_select(env, p->rfd, ERL_NIF_SELECT_READ | ERL_NIF_SELECT_CANCEL, p, NULL, ATOM("undefined")));
+}
+NIF(pipe_write) {
+    pipe_res *p = get_pipe(env, argv[0]); ErlNifBinary b;
+    if (!p || !enif_inspect_binary(env, argv[1], &b)) return enif_make_badarg(env);
+    return enif_make_long(env, (long)write(p->wfd, b.data, b.size));
+}
+NIF(pipe_read) {
+    pipe_res *p = get_pipe(env, argv[0]);
+    if (!p) return enif_make_badarg(env);
+    unsigned char buf[64];
+    ssize_t n = read(p->rfd, buf, sizeof buf);
+    if (n < 0) return ATOM("eagain");
+    ERL_NIF_TERM t;
+    memcpy(enif_make_new_binary(env, (size_t)n, &t), buf, (size_t)n);
+    return t;
+}
+NIF(pipe_stop) {
+    pipe_res *p = get_pipe(env, argv[0]);
+    if (!p) return enif_make_badarg(env);
+    return enif_make_int(env, enif_select(env, p->rfd, ERL_NIF_SELECT_STOP, p, NULL, ATOM("undefined")));
+}
+NIF(pipe_stops) { return enif_make_long(env, pipe_stop_count); }
+NIF(select_bad) {   /* a closed descriptor */
+    pipe_res *p = enif_alloc_resource(pipe_type, sizeof *p);
+    p->rfd = p->wfd = -1;
+    int fds[2]; if (pipe(fds) != 0) return ATOM("error");
+    close(fds[0]); close(fds[1]);
+    int r = enif_select(env, fds[0], ERL_NIF_SELECT_READ, p, NULL, ATOM("undefined"));
+    enif_release_resource(p);
+    return enif_make_int(env, r);
+}
+
 static ErlNifFunc funcs[] = {
     {"echo", 1, echo, 0}, {"priv", 0, priv, 0}, {"ints", 0, ints, 0}, {"get_ints", 1, get_ints, 0},
     {"double_it", 1, double_it, 0}, {"atom_info", 1, atom_info, 0}, {"existing_atom", 1, existing_atom, 0},
@@ -463,6 +540,9 @@ static ErlNifFunc funcs[] = {
     {"same_monitor", 2, same_monitor, 0}, {"counter_monitor", 1, counter_monitor, 0},
     {"watcher_dtor_count", 0, watcher_dtor_count, 0}, {"t2b", 1, t2b, 0}, {"b2t", 2, b2t, 0},
     {"whereis_pid", 1, whereis_pid, 0}, {"ioq_test", 3, ioq_test, 0}, {"iovec_split", 2, iovec_split, 0},
+    {"pipe_open", 0, pipe_open, 0}, {"pipe_select", 2, pipe_select, 0}, {"pipe_select_custom", 2, pipe_select_custom, 0},
+    {"pipe_cancel", 1, pipe_cancel, 0}, {"pipe_write", 2, pipe_write, 0}, {"pipe_read", 1, pipe_read, 0},
+    {"pipe_stop", 1, pipe_stop, 0}, {"pipe_stops", 0, pipe_stops, 0}, {"select_bad", 0, select_bad, 0},
 };
 
 ERL_NIF_INIT(jbeam_test_nif, funcs, load, NULL, NULL, unload)

@@ -4,7 +4,7 @@
  * Process monitors (enif_monitor_process) are kept by Java (NifMonitors): the target's exit calls
  * jbeam_resource_down, which runs the type's down callback if the resource is still alive; a
  * resource being destructed first has Java drop its monitors. Monitors do not keep a resource
- * alive, as in erts. Select and dynamic calls are not supported (they report failure). */
+ * alive, as in erts. Select is nif_select.c; dynamic calls are not supported (they report failure). */
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -141,13 +141,6 @@ void jbeam_resource_down(void *res, uint64_t pid_id, uint64_t id) {
     jb_resource_release(r);
 }
 
-int enif_select(ErlNifEnv *env, ErlNifEvent e, enum ErlNifSelectFlags flags, void *obj, const ErlNifPid *pid, ERL_NIF_TERM ref) {
-    (void)env; (void)e; (void)flags; (void)obj; (void)pid; (void)ref; return ERL_NIF_SELECT_FAILED | ERL_NIF_SELECT_NOTSUP;
-}
-int enif_select_x(ErlNifEnv *env, ErlNifEvent e, enum ErlNifSelectFlags flags, void *obj, const ErlNifPid *pid,
-                  ERL_NIF_TERM msg, ErlNifEnv *msg_env) {
-    (void)msg_env; return enif_select(env, e, flags, obj, pid, msg);
-}
 int enif_dynamic_resource_call(ErlNifEnv *env, ERL_NIF_TERM mod, ERL_NIF_TERM name, ERL_NIF_TERM rsrc, void *call_data) {
     (void)env; (void)mod; (void)name; (void)rsrc; (void)call_data; return 1;
 }

@@ -6,7 +6,7 @@
 %% one scheduler).
 -on_load(init/0).
 -compile({no_auto_import, [self/0]}).
--export([echo/1,priv/0,ints/0,get_ints/1,double_it/1,atom_info/1,existing_atom/1,make_atom/1,tuple_info/1,list_info/1,strings/1,map_ops/2,map_from_arrays/2,bin_ops/1,big_binary/1,iolist_to_bin/1,term_type/1,is_tests/1,compare/2,badarg/0,raise/1,pending/0,make_res/1,get_res/1,res_kept_free/0,dtor_count/0,format/1,sysinfo/0,sched/1,self/0,send_self/1,env_copy/1,threads/0,times/0,add/2,thread_kind/0,dirty_cpu_kind/0,dirty_io_kind/0,hop/1,hop_raise/1,dirty_badarg/1,dirty_sleep/1,dirty_send/1,gate_wait/1,gate_open/0,watch/1,unwatch/1,watch_term/1,same_monitor/2,counter_monitor/1,watcher_dtor_count/0,t2b/1,b2t/2,whereis_pid/1,ioq_test/3,iovec_split/2]).
+-export([echo/1,priv/0,ints/0,get_ints/1,double_it/1,atom_info/1,existing_atom/1,make_atom/1,tuple_info/1,list_info/1,strings/1,map_ops/2,map_from_arrays/2,bin_ops/1,big_binary/1,iolist_to_bin/1,term_type/1,is_tests/1,compare/2,badarg/0,raise/1,pending/0,make_res/1,get_res/1,res_kept_free/0,dtor_count/0,format/1,sysinfo/0,sched/1,self/0,send_self/1,env_copy/1,threads/0,times/0,add/2,thread_kind/0,dirty_cpu_kind/0,dirty_io_kind/0,hop/1,hop_raise/1,dirty_badarg/1,dirty_sleep/1,dirty_send/1,gate_wait/1,gate_open/0,watch/1,unwatch/1,watch_term/1,same_monitor/2,counter_monitor/1,watcher_dtor_count/0,t2b/1,b2t/2,whereis_pid/1,ioq_test/3,iovec_split/2,pipe_open/0,pipe_select/2,pipe_select_custom/2,pipe_cancel/1,pipe_write/2,pipe_read/1,pipe_stop/1,pipe_stops/0,select_bad/0]).
 -export([main/0, scheduling/0]).
 
 init() ->
@@ -69,6 +69,15 @@ b2t(_,_) -> erlang:nif_error(not_loaded).
 whereis_pid(_) -> erlang:nif_error(not_loaded).
 ioq_test(_,_,_) -> erlang:nif_error(not_loaded).
 iovec_split(_,_) -> erlang:nif_error(not_loaded).
+pipe_open() -> erlang:nif_error(not_loaded).
+pipe_select(_,_) -> erlang:nif_error(not_loaded).
+pipe_select_custom(_,_) -> erlang:nif_error(not_loaded).
+pipe_cancel(_) -> erlang:nif_error(not_loaded).
+pipe_write(_,_) -> erlang:nif_error(not_loaded).
+pipe_read(_) -> erlang:nif_error(not_loaded).
+pipe_stop(_) -> erlang:nif_error(not_loaded).
+pipe_stops() -> erlang:nif_error(not_loaded).
+select_bad() -> erlang:nif_error(not_loaded).
 
 p(T) -> io:format("~p~n", [T]).
 
@@ -103,7 +112,37 @@ main() ->
     monitors(),
     terms(),
     ioq(),
+    select(),
     ok.
+
+select() ->
+    R = pipe_open(),
+    Ref = make_ref(),
+    p(pipe_select(R, Ref)),
+    receive {select, R, Ref, _} -> p(too_early) after 50 -> p(not_ready_yet) end,
+    p(pipe_write(R, <<"hi">>)),
+    receive {select, R2, Ref, What} -> p({R2 =:= R, What}) after 2000 -> p(no_select_message) end,
+    p(pipe_read(R)),
+    p(pipe_read(R)),
+    p(pipe_select_custom(R, {custom, [1, <<"x">>]})),
+    p(pipe_write(R, <<"x">>)),
+    receive {custom, [1, <<"x">>]} = C -> p(C) after 2000 -> p(no_custom_message) end,
+    p(pipe_read(R)),
+    p(pipe_select(R, Ref)),
+    p(pipe_cancel(R)),
+    p(pipe_cancel(R)),
+    p(pipe_write(R, <<"y">>)),
+    receive {select, _, _, _} -> p(message_after_cancel) after 100 -> p(cancelled) end,
+    S0 = pipe_stops(),
+    St = pipe_stop(R),
+    p(St band 3 =/= 0),
+    p(wait_stops(S0 + 1, 100)),
+    p(select_bad() band 4),
+    ok.
+
+wait_stops(_, 0) -> timeout;
+wait_stops(N, K) ->
+    case pipe_stops() >= N of true -> stopped; false -> timer:sleep(10), wait_stops(N, K - 1) end.
 
 terms() ->
     Ts = [atom, 42, -1 bsl 70, 3.5, <<"bin">>, "str", [1, [2, {3}] | tl], #{a => 1, <<"k">> => [x]},
