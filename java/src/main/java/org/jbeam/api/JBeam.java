@@ -86,7 +86,9 @@ public final class JBeam implements AutoCloseable {
     /** Waits for a process to exit and returns its exit reason. */
     public Term awaitExit(EPid pid, Duration timeout) throws TimeoutException, InterruptedException {
         try {
-            return vm.exitFuture(pid).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            Term reason = vm.exitFuture(pid).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            vm.forgetExit(pid);
+            return reason;
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         }

@@ -10,6 +10,9 @@ public final class FuncInfo {
     /** Index of the func_info instruction; the entry point is {@code entry}. */
     public final int start;
     public int entry, end;
+    /** Bytecode tier: preemption samples seen, and 0 = interpreted, 1 = compiled, 2 = not compilable. */
+    public int samples;
+    public volatile int jitState;
 
     public FuncInfo(BeamModule module, EAtom name, int arity, int start) {
         this.module = module; this.name = name; this.arity = arity; this.start = start;

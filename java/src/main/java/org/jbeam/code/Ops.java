@@ -61,6 +61,8 @@ public final class Ops {
     public static final int MOVE_XY_XX_CALL = 301;
     /** Park until the process's pending async native call completes, then return its result. */
     public static final int AWAIT_ASYNC = 302;
+    /** Enter the bytecode-compiled version of the function at this pc (o = CompiledFunction). */
+    public static final int JIT_ENTER = 303;
 
     /** The specialised opcode for a BIF instruction calling {@code erlang:name/arity}, or -1. */
     public static int specialise(String name, int arity) {
@@ -89,6 +91,7 @@ public final class Ops {
             case NORMAL_EXIT -> "normal_exit";
             case APPLY_TRAMPOLINE -> "apply_trampoline";
             case AWAIT_ASYNC -> "await_async";
+            case JIT_ENTER -> "jit_enter";
             case ADD -> "gc_bif2 +";
             case SUB -> "gc_bif2 -";
             case MUL -> "gc_bif2 *";

@@ -107,6 +107,7 @@ public final class Interpreter {
         proc.sp = sp;
         proc.pc = pc;
         proc.module = mod;
+        if (outcome == YIELDED && JitSupport.ENABLED) JitSupport.sample(mod, pc);
         return outcome;
     }
 
@@ -267,6 +268,10 @@ public final class Interpreter {
                          BS_SKIP_BITS2, BS_GET_INTEGER2, BS_GET_BINARY2, BS_MATCH_STRING, BS_CREATE_BIN -> {
                         int r = BitSyntax.execute(this, in, pc);
                         if (r != BitSyntax.NEXT) pc = r;
+                    }
+                    case Ops.JIT_ENTER -> {
+                        pc = ((CompiledFunction) in.o).run(this, pc - 1);
+                        if (pc == LEAVE) return leaveOutcome;
                     }
                     case Ops.IS_EQ_EXACT_XI -> { pin(); if (!(x[in.a] instanceof ESmall s) || s.value != in.f) pc = in.e; }
                     case Ops.IS_NE_EXACT_XI -> { pin(); if (x[in.a] instanceof ESmall s && s.value == in.f) pc = in.e; }

@@ -106,6 +106,7 @@ public final class CodeServer {
             e.module = m;
         }
         missing.remove(m.name);
+        if (org.jbeam.interp.JitSupport.EAGER) org.jbeam.interp.JitSupport.compileAll(m);
     }
 
     private static final EAtom ERROR_HANDLER = EAtom.of("error_handler"), UNDEFINED_FUNCTION = EAtom.of("undefined_function"),

@@ -54,6 +54,7 @@ public final class Runtime {
     public Runtime(int schedulers, int dirtyCpu, int dirtyIo, List<Path> codePath, OutputStream stdout, OutputStream stderr,
                    InputStream stdin, List<String> args, Path otpRoot, List<BifModule> natives) {
         this.dirty = new DirtyPools(dirtyCpu, dirtyIo);
+        org.jbeam.jit.JitCompiler.install();
         this.nodeName = EAtom.NONODE;
         this.stdout = stdout;
         this.stderr = stderr;
@@ -135,8 +136,13 @@ public final class Runtime {
         return f;
     }
 
+    /** Drops the exit record of {@code pid} once the embedding API has read it. */
+    public void forgetExit(EPid pid) { exitWatchers.remove(pid); }
+
     void processExited(ErlProcess p, Term reason) {
-        CompletableFuture<Term> f = exitWatchers.remove(p.pid);
+        // Kept until the embedding API has read it (forgetExit): a process spawned through the API
+        // may exit before its awaitExit call starts.
+        CompletableFuture<Term> f = exitWatchers.get(p.pid);
         if (f != null) f.complete(reason);
         CrashReport.maybeReport(this, p, reason);
     }

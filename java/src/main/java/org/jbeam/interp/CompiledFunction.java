@@ -1,0 +1,20 @@
+package org.jbeam.interp;
+
+/**
+ * A function compiled to JVM bytecode by the bytecode tier (ADR 0008). It runs on the
+ * interpreter's own state (x registers, the process's explicit stack, reductions), so compiled
+ * and interpreted code call and return into each other freely.
+ */
+public abstract class CompiledFunction {
+    /** Instruction indexes where control may enter: the function entry and its return points. */
+    public final int[] entries;
+
+    protected CompiledFunction(int[] entries) { this.entries = entries; }
+
+    /**
+     * Runs from instruction {@code pc} of the function's module until control leaves the
+     * function. Returns the next pc for the interpreter (in whatever module is now current), or
+     * {@code Interpreter.LEAVE} with {@code it.leaveOutcome} set (preempted, waiting, exited).
+     */
+    public abstract int run(Interpreter it, int pc);
+}

@@ -1,0 +1,70 @@
+package org.jbeam.jit;
+
+import static java.lang.constant.ConstantDescs.CD_int;
+import static org.jbeam.jit.JitCompiler.*;
+
+import java.lang.classfile.CodeBuilder;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.MethodTypeDesc;
+
+import org.jbeam.code.Instr;
+
+/**
+ * Bytecode for operand access, mirroring {@code Interpreter.get/put}: x registers are the
+ * interpreter's array (held in a local), y registers index down from the process's stack top,
+ * constants come from the module's constant pool (a static final array of the compiled class).
+ */
+final class Emit {
+    private final CodeBuilder c;
+    private final ClassDesc self;
+
+    Emit(CodeBuilder c, ClassDesc self) { this.c = c; this.self = self; }
+
+    void loadX(int i) { c.aload(JitCompiler.Body.X); c.loadConstant(i); c.aaload(); }
+
+    void storeX(int i, Runnable value) { c.aload(JitCompiler.Body.X); c.loadConstant(i); value.run(); c.aastore(); }
+
+    /** stk[sp - 1 - i] */
+    private void yAddress(int i) {
+        c.aload(JitCompiler.Body.IT); c.getfield(CD_INTERP, "stk", CD_TERMS);
+        c.aload(JitCompiler.Body.IT); c.getfield(CD_INTERP, "sp", CD_int);
+        c.loadConstant(1 + i); c.isub();
+    }
+
+    void loadY(int i) { yAddress(i); c.aaload(); }
+
+    void storeY(int i, Runnable value) { yAddress(i); value.run(); c.aastore(); }
+
+    void loadK(int i) { c.getstatic(self, "CONSTS", CD_TERMS); c.loadConstant(i); c.aaload(); }
+
+    /** An encoded operand ({@code kind | index}). */
+    void get(int op) {
+        int i = op & Instr.INDEX_MASK;
+        switch (op & Instr.KIND_MASK) {
+            case Instr.X -> loadX(i);
+            case Instr.Y -> loadY(i);
+            case Instr.K -> loadK(i);
+            default -> throw new IllegalArgumentException("operand kind " + (op >>> 24));
+        }
+    }
+
+    void put(int op, Runnable value) {
+        int i = op & Instr.INDEX_MASK;
+        switch (op & Instr.KIND_MASK) {
+            case Instr.X -> storeX(i, value);
+            case Instr.Y -> storeY(i, value);
+            default -> throw new IllegalArgumentException("destination kind " + (op >>> 24));
+        }
+    }
+
+    /** it.sp += delta */
+    void addSp(int delta) {
+        c.aload(JitCompiler.Body.IT); c.dup(); c.getfield(CD_INTERP, "sp", CD_int);
+        c.loadConstant(delta); c.iadd();
+        c.putfield(CD_INTERP, "sp", CD_int);
+    }
+
+    void support(String name, ClassDesc ret, ClassDesc... params) {
+        c.invokestatic(CD_SUPPORT, name, MethodTypeDesc.of(ret, params));
+    }
+}

@@ -1,0 +1,484 @@
+package org.jbeam.jit;
+
+import static java.lang.constant.ConstantDescs.*;
+import static org.jbeam.loader.Opcodes.*;
+
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassHierarchyResolver;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.Label;
+import java.lang.classfile.instruction.SwitchCase;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jbeam.code.*;
+import org.jbeam.interp.CompiledFunction;
+import org.jbeam.interp.JitSupport;
+
+/**
+ * The bytecode tier (ADR 0008): compiles one hot Erlang function to a JVM hidden class whose
+ * {@code run} method does what the interpreter would do for each instruction, with the dispatch
+ * removed: operands become constants in the bytecode, local jumps become {@code goto}s, and a
+ * function calling itself jumps straight back to its entry. It keeps the interpreter's frame
+ * layout (x register array, the process's explicit stack, the same return addresses), so compiled
+ * and interpreted functions call each other freely and preemption, exceptions and stack traces
+ * work unchanged. The hot instructions are generated inline; every other instruction calls the
+ * interpreter's own implementation ({@code SlowOps}) so coverage is complete by construction.
+ */
+public final class JitCompiler implements JitSupport.Compiler {
+    /** HotSpot does not compile methods above this size (HugeMethodLimit): keep those interpreted. */
+    static final int MAX_BYTECODE = 7800;
+
+    static final ClassDesc CD_TERM = desc("org.jbeam.term.Term"), CD_TERMS = CD_TERM.arrayType(),
+            CD_INTERP = desc("org.jbeam.interp.Interpreter"), CD_INSTR = desc("org.jbeam.code.Instr"),
+            CD_INSTRS = CD_INSTR.arrayType(), CD_SUPPORT = desc("org.jbeam.interp.JitSupport"),
+            CD_CF = desc("org.jbeam.interp.CompiledFunction"), CD_RA = desc("org.jbeam.code.ReturnAddr"),
+            CD_MODULE = desc("org.jbeam.code.BeamModule"), CD_EXC = desc("org.jbeam.runtime.ErlangException"),
+            CD_ECONS = desc("org.jbeam.term.ECons"), CD_EXPORT = desc("org.jbeam.code.Export");
+    static final MethodTypeDesc RUN = MethodTypeDesc.of(CD_int, CD_INTERP, CD_int);
+
+    private static final AtomicInteger SEQ = new AtomicInteger();
+    private static final ClassHierarchyResolver RESOLVER =
+            ClassHierarchyResolver.ofClassLoading(JitCompiler.class.getClassLoader()).cached();
+
+    /** Installs the compiler into the interpreter (once, at runtime start). */
+    public static void install() { if (JitSupport.ENABLED) JitSupport.setCompiler(new JitCompiler()); }
+
+    static ClassDesc desc(String name) { return ClassDesc.of(name); }
+
+    @Override
+    public CompiledFunction compile(FuncInfo f, MethodHandles.Lookup lookup) {
+        BeamModule m = f.module;
+        Instr[] code = m.code.clone(); // originals: installing replaces entries with jit_enter
+        for (int pc = f.start; pc < f.end; pc++) if (code[pc].op == Ops.JIT_ENTER || code[pc].op == Ops.CALL_NATIVE) return null;
+        int[] entries = entries(f, code);
+        ClassDesc self = ClassDesc.of("org.jbeam.interp.Jit$" + safe(m.name.name) + "$" + safe(f.name.name) + "$" + f.arity + "$" + SEQ.incrementAndGet());
+        byte[] bytes;
+        try {
+            bytes = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(RESOLVER)).build(self, cb -> {
+                cb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SUPER);
+                cb.withSuperclass(CD_CF);
+                cb.withField("CODE", CD_INSTRS, ClassFile.ACC_STATIC | ClassFile.ACC_FINAL | ClassFile.ACC_PRIVATE);
+                cb.withField("CONSTS", CD_TERMS, ClassFile.ACC_STATIC | ClassFile.ACC_FINAL | ClassFile.ACC_PRIVATE);
+                cb.withField("MOD", CD_MODULE, ClassFile.ACC_STATIC | ClassFile.ACC_FINAL | ClassFile.ACC_PRIVATE);
+                cb.withMethodBody("<clinit>", MTD_void, ClassFile.ACC_STATIC, c -> {
+                    c.invokestatic(CD_MethodHandles, "lookup", MethodTypeDesc.of(CD_MethodHandles_Lookup));
+                    c.loadConstant(DEFAULT_NAME);
+                    c.loadConstant(CD_Object.arrayType());
+                    c.invokestatic(CD_MethodHandles, "classData", MethodTypeDesc.of(CD_Object, CD_MethodHandles_Lookup, CD_String, CD_Class));
+                    c.checkcast(CD_Object.arrayType());
+                    c.astore(0);
+                    int i = 0;
+                    for (var fld : List.of(new Object[] {"CODE", CD_INSTRS}, new Object[] {"CONSTS", CD_TERMS}, new Object[] {"MOD", CD_MODULE})) {
+                        c.aload(0); c.loadConstant(i++); c.aaload(); c.checkcast((ClassDesc) fld[1]);
+                        c.putstatic(self, (String) fld[0], (ClassDesc) fld[1]);
+                    }
+                    c.return_();
+                });
+                cb.withMethodBody("<init>", MethodTypeDesc.of(CD_void, CD_int.arrayType()), ClassFile.ACC_PUBLIC, c -> {
+                    c.aload(0); c.aload(1);
+                    c.invokespecial(CD_CF, INIT_NAME, MethodTypeDesc.of(CD_void, CD_int.arrayType()));
+                    c.return_();
+                });
+                cb.withMethodBody("run", RUN, ClassFile.ACC_PUBLIC, c -> new Body(c, self, f, code).emit());
+            });
+        } catch (IllegalArgumentException e) {
+            return null; // e.g. a branch offset or the method past the class-file limits
+        }
+        if (runLength(bytes) > MAX_BYTECODE) return null;
+        try {
+            MethodHandles.Lookup hidden = lookup.defineHiddenClassWithClassData(bytes, new Object[] {code, m.consts, m}, true);
+            return (CompiledFunction) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class, int[].class))
+                    .invoke(entries);
+        } catch (Throwable t) {
+            throw new IllegalStateException("jit: cannot define " + f, t);
+        }
+    }
+
+    /** The function entry and the instruction after every call (where callees return). */
+    static int[] entries(FuncInfo f, Instr[] code) {
+        TreeSet<Integer> s = new TreeSet<>();
+        s.add(f.entry);
+        for (int pc = f.start; pc < f.end; pc++) {
+            ReturnAddr ra = code[pc].ret;
+            if (ra != null && ra.module == f.module && ra.pc > f.start && ra.pc < f.end) s.add(ra.pc);
+        }
+        return s.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    static int runLength(byte[] bytes) {
+        for (var mm : ClassFile.of().parse(bytes).methods()) {
+            if (mm.methodName().equalsString("run"))
+                return mm.code().map(cm -> ((java.lang.classfile.attribute.CodeAttribute) cm).codeLength()).orElse(0);
+        }
+        return 0;
+    }
+
+    static String safe(String s) {
+        StringBuilder b = new StringBuilder();
+        for (char ch : s.toCharArray()) b.append(Character.isLetterOrDigit(ch) && ch < 128 ? ch : '_');
+        return b.length() > 40 ? b.substring(0, 40) : b.toString();
+    }
+
+    /** Generates the body of {@code run}: a dispatch switch, then one block per instruction. */
+    static final class Body {
+        // Local slots.
+        static final int IT = 1, PC = 2, X = 3, CUR = 4, T1 = 5, T2 = 6, FR = 7, EX = 8;
+        final CodeBuilder c;
+        final ClassDesc self;
+        final FuncInfo f;
+        final Instr[] code;
+        final Label[] labels;
+        final Label dispatch, leave;
+        final Emit e;
+
+        Body(CodeBuilder c, ClassDesc self, FuncInfo f, Instr[] code) {
+            this.c = c; this.self = self; this.f = f; this.code = code;
+            labels = new Label[f.end - f.start];
+            for (int i = 0; i < labels.length; i++) labels[i] = c.newLabel();
+            dispatch = c.newLabel();
+            leave = c.newLabel();
+            e = new Emit(c, self);
+        }
+
+        Label at(int pc) { return labels[pc - f.start]; }
+
+        boolean inside(int pc) { return pc >= f.start && pc < f.end; }
+
+        void emit() {
+            c.aload(IT); c.getfield(CD_INTERP, "x", CD_TERMS); c.astore(X);
+            c.aload(IT); c.getfield(CD_INTERP, "fr", CD_double.arrayType()); c.astore(FR);
+            c.iconst_0(); c.istore(CUR);
+            c.aconst_null(); c.astore(T1);
+            c.aconst_null(); c.astore(T2);
+            // dispatch: stay in compiled code only for pcs of this function in this module.
+            c.labelBinding(dispatch);
+            Label out = c.newLabel();
+            c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE);
+            c.getstatic(self, "MOD", CD_MODULE);
+            c.if_acmpne(out);
+            List<SwitchCase> cases = new ArrayList<>();
+            for (int pc = f.start; pc < f.end; pc++) cases.add(SwitchCase.of(pc, at(pc)));
+            c.iload(PC);
+            c.tableswitch(f.start, f.end - 1, out, cases);
+            c.labelBinding(out);
+            c.iload(PC); c.ireturn();
+            c.labelBinding(leave);
+            c.loadConstant(Integer.MIN_VALUE); c.ireturn();
+
+            Label start = c.newLabel(), end = c.newLabel(), handler = c.newLabel();
+            c.labelBinding(start);
+            for (int pc = f.start; pc < f.end; pc++) {
+                c.labelBinding(at(pc));
+                c.loadConstant(pc); c.istore(CUR);
+                instr(pc, code[pc]);
+            }
+            c.labelBinding(end);
+            // catch (ErlangException ex) { pc = JitSupport.handle(it, ex, cur, CODE[cur]); leave or dispatch }
+            c.labelBinding(handler);
+            c.astore(EX);
+            c.aload(IT); c.aload(EX); c.iload(CUR);
+            c.getstatic(self, "CODE", CD_INSTRS); c.iload(CUR); c.aaload();
+            c.invokestatic(CD_SUPPORT, "handle", MethodTypeDesc.of(CD_int, CD_INTERP, CD_EXC, CD_int, CD_INSTR));
+            toPcOnStack();
+            c.exceptionCatch(start, end, handler, CD_EXC);
+        }
+
+        /** Next pc is on the operand stack: LEAVE returns, anything else goes through dispatch. */
+        void toPcOnStack() {
+            c.dup(); c.istore(PC);
+            c.loadConstant(Integer.MIN_VALUE);
+            c.if_icmpeq(leave);
+            c.goto_(dispatch);
+        }
+
+        /** After a helper that returned the next pc: fall through when it is {@code next} in this module. */
+        void continueOrDispatch(int next) {
+            c.istore(PC);
+            if (inside(next)) {
+                Label slow = c.newLabel();
+                c.iload(PC); c.loadConstant(next); c.if_icmpne(slow);
+                c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE); c.getstatic(self, "MOD", CD_MODULE); c.if_acmpne(slow);
+                c.goto_(at(next));
+                c.labelBinding(slow);
+            }
+            c.iload(PC);
+            toPcOnStack();
+        }
+
+        void jump(int target) {
+            if (inside(target)) c.goto_(at(target));
+            else { c.loadConstant(target); c.ireturn(); }
+        }
+
+        /** Loads CODE[pc] (the instruction object) for helpers that take it. */
+        void instrObj(int pc) { c.getstatic(self, "CODE", CD_INSTRS); c.loadConstant(pc); c.aaload(); }
+
+        void instr(int pc, Instr in) {
+            int next = pc + 1;
+            switch (in.op) {
+                case Ops.MOVE_XX -> { e.storeX(in.d, () -> e.loadX(in.a)); }
+                case Ops.MOVE_XY -> { e.storeY(in.d, () -> e.loadX(in.a)); }
+                case Ops.MOVE_YX -> { e.storeX(in.d, () -> e.loadY(in.a)); }
+                case Ops.MOVE_KX -> { e.storeX(in.d, () -> term(pc)); }
+                case Ops.MOVE_XY_XX -> { e.storeY(in.d, () -> e.loadX(in.a)); e.storeX(in.c, () -> e.loadX(in.b)); jump(pc + 2); return; }
+                case Ops.MOVE_XX_XX -> { e.storeX(in.d, () -> e.loadX(in.a)); e.storeX(in.c, () -> e.loadX(in.b)); jump(pc + 2); return; }
+                case Ops.MOVE_XY_XX_CALL -> {
+                    e.storeY(in.d, () -> e.loadX(in.a)); e.storeX(in.c, () -> e.loadX(in.b));
+                    call(pc, in.e, in.f, true); return;
+                }
+                case MOVE -> e.put(in.d, () -> e.get(in.a));
+                case CALL -> { call(pc, in.b, in.a, true); return; }
+                case CALL_LAST -> { e.addSp(-in.c); call(pc, in.b, in.a, false); return; }
+                case CALL_ONLY -> { call(pc, in.b, in.a, false); return; }
+                case CALL_EXT, CALL_EXT_LAST, CALL_EXT_ONLY -> {
+                    if (in.op == CALL_EXT_LAST) e.addSp(-in.c);
+                    c.aload(IT); instrObj(pc); c.getfield(CD_INSTR, "o", CD_Object); c.checkcast(CD_EXPORT);
+                    c.loadConstant(in.a);
+                    if (in.op == CALL_EXT) { instrObj(pc); c.getfield(CD_INSTR, "ret", CD_RA); } else c.aconst_null();
+                    c.loadConstant(next);
+                    c.invokevirtual(CD_INTERP, "callExport", MethodTypeDesc.of(CD_int, CD_EXPORT, CD_int, CD_RA, CD_int));
+                    continueOrDispatch(next); return;
+                }
+                case CALL_FUN2, CALL_FUN -> {
+                    c.aload(IT);
+                    if (in.op == CALL_FUN2) e.get(in.b); else e.loadX(in.a);
+                    c.loadConstant(in.a);
+                    instrObj(pc); c.getfield(CD_INSTR, "ret", CD_RA);
+                    c.loadConstant(next);
+                    c.invokevirtual(CD_INTERP, "callFun", MethodTypeDesc.of(CD_int, CD_TERM, CD_int, CD_RA, CD_int));
+                    continueOrDispatch(next); return;
+                }
+                case RETURN -> { doReturn(); return; }
+                case Ops.DEALLOCATE_RETURN -> { e.addSp(-in.a); doReturn(); return; }
+                case Ops.ADD, Ops.SUB -> arith(pc, in, in.op == Ops.ADD ? "add" : "sub");
+                case Ops.ELEMENT -> arith(pc, in, "element");
+                case Ops.MUL -> arith(pc, in, "mul");
+                case Ops.REM -> arith(pc, in, "rem");
+                case Ops.IDIV -> arith(pc, in, "idiv");
+                case Ops.BAND -> arith(pc, in, "band");
+                case Ops.BOR -> arith(pc, in, "bor");
+                case Ops.BXOR -> arith(pc, in, "bxor");
+                case Ops.BSR -> arith(pc, in, "bsr");
+                case Ops.BSL -> arith(pc, in, "bsl");
+                case SWAP -> {
+                    e.get(in.a); c.astore(T1);
+                    e.put(in.a, () -> e.get(in.b));
+                    e.put(in.b, () -> c.aload(T1));
+                    c.aconst_null(); c.astore(T1);
+                }
+                case INIT_YREGS -> { for (int r : (int[]) in.o) e.put(r, () -> c.getstatic(desc("org.jbeam.term.ENil"), "NIL", desc("org.jbeam.term.ENil"))); }
+                case IS_EQ -> { e.get(in.a); e.get(in.b); e.support("eq", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFEQ); }
+                case IS_NE -> { e.get(in.a); e.get(in.b); e.support("eq", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFNE); }
+                case IS_FLOAT -> typeTest(in, "org.jbeam.term.EFloat");
+                case IS_NUMBER -> typeTest(in, "org.jbeam.term.ENumber");
+                case IS_PID -> typeTest(in, "org.jbeam.term.EPid");
+                case IS_REFERENCE -> typeTest(in, "org.jbeam.term.ERef");
+                case IS_PORT -> typeTest(in, "org.jbeam.term.EPort");
+                case IS_BITSTR -> typeTest(in, "org.jbeam.term.EBitString");
+                case IS_MAP -> typeTest(in, "org.jbeam.term.EMap");
+                case IS_FUNCTION -> typeTest(in, "org.jbeam.term.EFun");
+                case IS_BINARY -> { e.get(in.a); e.support("isBinary", CD_boolean, CD_TERM); branchTo(in.e, Cond.IFEQ); }
+                case IS_BOOLEAN -> { e.get(in.a); e.support("isBoolean", CD_boolean, CD_TERM); branchTo(in.e, Cond.IFEQ); }
+                case IS_FUNCTION2 -> { e.get(in.a); e.get(in.b); e.support("isFunction2", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFEQ); }
+                case SELECT_TUPLE_ARITY -> {
+                    instrObj(pc); e.get(in.a); e.support("selectTupleArity", CD_int, CD_INSTR, CD_TERM);
+                    c.istore(PC); c.goto_(dispatch); return;
+                }
+                case GET_MAP_ELEMENTS, HAS_MAP_FIELDS -> {
+                    c.aload(IT); e.get(in.a); instrObj(pc);
+                    e.support(in.op == GET_MAP_ELEMENTS ? "getMapElements" : "hasMapFields", CD_boolean, CD_INTERP, CD_TERM, CD_INSTR);
+                    branchTo(in.e, Cond.IFEQ);
+                }
+                case PUT_MAP_ASSOC, PUT_MAP_EXACT -> e.put(in.d, () -> {
+                    c.aload(IT); e.get(in.a); instrObj(pc);
+                    e.support(in.op == PUT_MAP_ASSOC ? "putMapAssoc" : "putMapExact", CD_TERM, CD_INTERP, CD_TERM, CD_INSTR);
+                });
+                case BIF0, BIF1, BIF2, GC_BIF1, GC_BIF2, GC_BIF3 -> { bifSlow(pc, in); }
+                case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> {
+                    c.aload(IT); c.loadConstant(in.a); c.invokevirtual(CD_INTERP, "allocate", MethodTypeDesc.of(CD_void, CD_int));
+                }
+                case DEALLOCATE, TRIM -> e.addSp(-in.a);
+                case INIT -> e.put(in.d, () -> c.getstatic(desc("org.jbeam.term.ENil"), "NIL", desc("org.jbeam.term.ENil")));
+                case Ops.IS_LT_XK -> lessTest(() -> e.loadX(in.a), () -> term(pc), false, in.e);
+                case Ops.IS_GE_XK -> lessTest(() -> e.loadX(in.a), () -> term(pc), true, in.e);
+                case Ops.IS_LT_KX -> lessTest(() -> term(pc), () -> e.loadX(in.b), false, in.e);
+                case Ops.IS_GE_KX -> lessTest(() -> term(pc), () -> e.loadX(in.b), true, in.e);
+                case Ops.IS_LT_XX -> lessTest(() -> e.loadX(in.a), () -> e.loadX(in.b), false, in.e);
+                case Ops.IS_GE_XX -> lessTest(() -> e.loadX(in.a), () -> e.loadX(in.b), true, in.e);
+                case IS_LT -> lessTest(() -> e.get(in.a), () -> e.get(in.b), false, in.e);
+                case IS_GE -> lessTest(() -> e.get(in.a), () -> e.get(in.b), true, in.e);
+                case Ops.IS_EQ_EXACT_XA -> { e.loadX(in.a); term(pc); branchTo(in.e, Cond.ACMPNE); }
+                case Ops.IS_NE_EXACT_XA -> { e.loadX(in.a); term(pc); branchTo(in.e, Cond.ACMPEQ); }
+                case IS_EQ_EXACT -> { e.get(in.a); e.get(in.b); e.support("eqExact", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFEQ); }
+                case IS_NE_EXACT -> { e.get(in.a); e.get(in.b); e.support("eqExact", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFNE); }
+                case IS_INTEGER -> typeTest(in, "org.jbeam.term.EInteger");
+                case IS_ATOM -> typeTest(in, "org.jbeam.term.EAtom");
+                case IS_LIST -> typeTest(in, "org.jbeam.term.EList");
+                case IS_NONEMPTY_LIST, Ops.IS_NONEMPTY_LIST_X -> typeTest(in, "org.jbeam.term.ECons");
+                case IS_TUPLE -> typeTest(in, "org.jbeam.term.ETuple");
+                case IS_NIL -> { e.get(in.a); c.getstatic(desc("org.jbeam.term.ENil"), "NIL", desc("org.jbeam.term.ENil")); branchTo(in.e, Cond.ACMPNE); }
+                case Ops.IS_NONEMPTY_LIST_GET -> {
+                    e.loadX(in.a); e.support("consOrNull", CD_ECONS, CD_TERM); c.astore(T2);
+                    c.aload(T2); branchTo(in.e, Cond.IFNULL);
+                    e.storeX(in.b, () -> { c.aload(T2); c.checkcast(CD_ECONS); c.getfield(CD_ECONS, "head", CD_TERM); });
+                    e.storeX(in.c, () -> { c.aload(T2); c.checkcast(CD_ECONS); c.getfield(CD_ECONS, "tail", CD_TERM); });
+                    jump(pc + 2); return;
+                }
+                case Ops.IS_TUPLE_ARITY -> {
+                    e.loadX(in.a); c.loadConstant(in.b); e.support("isTupleArity", CD_boolean, CD_TERM, CD_int);
+                    branchTo(in.e, Cond.IFEQ); jump(pc + 2); return;
+                }
+                case TEST_ARITY, Ops.TEST_ARITY_X -> { e.get(in.a); c.loadConstant(in.b); e.support("isTupleArity", CD_boolean, CD_TERM, CD_int); branchTo(in.e, Cond.IFEQ); }
+                case IS_TAGGED_TUPLE -> {
+                    e.get(in.a); c.loadConstant(in.b); term(pc);
+                    e.support("isTaggedTuple", CD_boolean, CD_TERM, CD_int, CD_TERM); branchTo(in.e, Cond.IFEQ);
+                }
+                case Ops.IS_EQ_EXACT_XI -> { e.loadX(in.a); c.loadConstant((long) in.f); e.support("isSmall", CD_boolean, CD_TERM, CD_long); branchTo(in.e, Cond.IFEQ); }
+                case Ops.IS_NE_EXACT_XI -> { e.loadX(in.a); c.loadConstant((long) in.f); e.support("isSmall", CD_boolean, CD_TERM, CD_long); branchTo(in.e, Cond.IFNE); }
+                case SELECT_VAL -> {
+                    instrObj(pc); e.get(in.a); e.support("select", CD_int, CD_INSTR, CD_TERM);
+                    c.istore(PC); c.goto_(dispatch); return;
+                }
+                case JUMP -> { jump(in.a); return; }
+                case Ops.GET_LIST_XXX, GET_LIST -> {
+                    e.get(in.a); c.checkcast(CD_ECONS); c.astore(T2);
+                    e.put(in.b, () -> { c.aload(T2); c.checkcast(CD_ECONS); c.getfield(CD_ECONS, "head", CD_TERM); });
+                    e.put(in.c, () -> { c.aload(T2); c.checkcast(CD_ECONS); c.getfield(CD_ECONS, "tail", CD_TERM); });
+                }
+                case GET_HD -> e.put(in.d, () -> { e.get(in.a); c.checkcast(CD_ECONS); c.getfield(CD_ECONS, "head", CD_TERM); });
+                case GET_TL -> e.put(in.d, () -> { e.get(in.a); c.checkcast(CD_ECONS); c.getfield(CD_ECONS, "tail", CD_TERM); });
+                case GET_TUPLE_ELEMENT, Ops.GET_TUPLE_ELEMENT_XX ->
+                    e.put(in.d, () -> { e.get(in.a); c.loadConstant(in.b); e.support("tupleElement", CD_TERM, CD_TERM, CD_int); });
+                case PUT_LIST, Ops.PUT_LIST_XXX -> e.put(in.d, () -> {
+                    c.new_(CD_ECONS); c.dup(); e.get(in.a); e.get(in.b);
+                    c.invokespecial(CD_ECONS, INIT_NAME, MethodTypeDesc.of(CD_void, CD_TERM, CD_TERM));
+                });
+                case PUT_TUPLE2 -> { c.aload(IT); instrObj(pc); c.invokevirtual(CD_INTERP, "putTuple", MethodTypeDesc.of(CD_void, CD_INSTR)); }
+                case Ops.FMOVE_RR -> { c.aload(FR); c.loadConstant(in.d); c.aload(FR); c.loadConstant(in.a); c.daload(); c.dastore(); }
+                case Ops.FMOVE_RT -> e.put(in.d, () -> { c.aload(FR); c.loadConstant(in.a); c.daload(); e.support("floatTerm", CD_TERM, CD_double); });
+                case Ops.FMOVE_TR -> { c.aload(FR); c.loadConstant(in.d); e.get(in.a); e.support("toDouble", CD_double, CD_TERM); c.dastore(); }
+                case FCONV -> { c.aload(FR); c.loadConstant(in.d & Instr.INDEX_MASK); e.get(in.a); e.support("toDouble", CD_double, CD_TERM); c.dastore(); }
+                case Ops.FADD_R, Ops.FSUB_R, Ops.FMUL_R, Ops.FDIV_R -> {
+                    c.aload(FR); c.loadConstant(in.d);
+                    c.aload(FR); c.loadConstant(in.a); c.daload();
+                    c.aload(FR); c.loadConstant(in.b); c.daload();
+                    switch (in.op) {
+                        case Ops.FADD_R -> c.dadd();
+                        case Ops.FSUB_R -> c.dsub();
+                        case Ops.FMUL_R -> c.dmul();
+                        default -> c.ddiv();
+                    }
+                    e.support("check", CD_double, CD_double);
+                    c.dastore();
+                }
+                case BS_START_MATCH4, BS_GET_POSITION, BS_SET_POSITION, BS_GET_TAIL, BS_TEST_TAIL2, BS_TEST_UNIT,
+                     BS_SKIP_BITS2, BS_GET_INTEGER2, BS_GET_BINARY2, BS_MATCH_STRING, BS_CREATE_BIN -> {
+                    c.aload(IT); instrObj(pc); c.loadConstant(next);
+                    e.support("bitSyntax", CD_int, CD_INTERP, CD_INSTR, CD_int);
+                    continueOrDispatch(next); return;
+                }
+                default -> {
+                    // Everything else: the interpreter's own implementation.
+                    c.aload(IT); instrObj(pc); c.loadConstant(next);
+                    e.support("slow", CD_int, CD_INTERP, CD_INSTR, CD_int);
+                    continueOrDispatch(next); return;
+                }
+            }
+            jump(next);
+        }
+
+        /** call/call_only/call_last to a local function at {@code target}. */
+        void call(int pc, int target, int arity, boolean pushReturn) {
+            if (pushReturn) {
+                c.aload(IT); instrObj(pc); c.getfield(CD_INSTR, "ret", CD_RA);
+                c.invokevirtual(CD_INTERP, "push", MethodTypeDesc.of(CD_void, CD_RA));
+            }
+            // if (--it.reds <= 0) return JitSupport.yieldAt(it, target, arity)
+            Label go = c.newLabel();
+            c.aload(IT); c.dup(); c.getfield(CD_INTERP, "reds", CD_int); c.iconst_1(); c.isub(); c.dup_x1();
+            c.putfield(CD_INTERP, "reds", CD_int);
+            c.ifgt(go);
+            c.aload(IT); c.loadConstant(target); c.loadConstant(arity);
+            e.support("yieldAt", CD_int, CD_INTERP, CD_int, CD_int);
+            c.ireturn();
+            c.labelBinding(go);
+            jump(target);
+        }
+
+        void doReturn() {
+            c.aload(IT); c.invokevirtual(CD_INTERP, "doReturn", MethodTypeDesc.of(CD_int));
+            c.istore(PC); c.goto_(dispatch);
+        }
+
+        /** ADD/SUB/ELEMENT: inline fast path through a helper, else the general BIF. */
+        void arith(int pc, Instr in, String helper) {
+            Label slow = c.newLabel(), done = c.newLabel();
+            e.get(in.a); e.get(in.b); e.support(helper, CD_TERM, CD_TERM, CD_TERM);
+            c.astore(T1);
+            c.aload(T1); c.ifnull(slow);
+            e.put(in.d, () -> c.aload(T1));
+            c.aconst_null(); c.astore(T1);
+            c.goto_(done);
+            c.labelBinding(slow);
+            bifSlow(pc, in);
+            c.labelBinding(done);
+        }
+
+        /** bifSlow returns pc+1 on success or the fail label. */
+        void bifSlow(int pc, Instr in) {
+            c.aload(IT); instrObj(pc); c.loadConstant(pc + 1);
+            c.invokevirtual(CD_INTERP, "bifSlow", MethodTypeDesc.of(CD_int, CD_INSTR, CD_int));
+            if (in.e != 0) {
+                c.loadConstant(pc + 1);
+                branchTo(in.e, Cond.ICMPNE);
+            } else c.pop();
+        }
+
+        void lessTest(Runnable a, Runnable b, boolean negate, int fail) {
+            a.run(); b.run();
+            e.support("less", CD_boolean, CD_TERM, CD_TERM);
+            branchTo(fail, negate ? Cond.IFNE : Cond.IFEQ);
+        }
+
+        void typeTest(Instr in, String cls) {
+            e.get(in.a); c.instanceOf(desc(cls));
+            branchTo(in.e, Cond.IFEQ);
+        }
+
+        void term(int pc) { instrObj(pc); c.getfield(CD_INSTR, "t", CD_TERM); }
+
+        enum Cond { IFEQ, IFNE, IFNULL, ACMPEQ, ACMPNE, ICMPNE }
+
+        /** Conditional branch to the label {@code target} (outside the function: return it). */
+        void branchTo(int target, Cond cond) {
+            Label l;
+            Label skip = null;
+            if (inside(target)) l = at(target);
+            else {
+                l = c.newLabel();
+                skip = c.newLabel();
+            }
+            switch (cond) {
+                case IFEQ -> c.ifeq(l);
+                case IFNE -> c.ifne(l);
+                case IFNULL -> c.ifnull(l);
+                case ACMPEQ -> c.if_acmpeq(l);
+                case ACMPNE -> c.if_acmpne(l);
+                case ICMPNE -> c.if_icmpne(l);
+            }
+            if (skip != null) {
+                c.goto_(skip);
+                c.labelBinding(l);
+                c.loadConstant(target); c.ireturn();
+                c.labelBinding(skip);
+            }
+        }
+    }
+}
