@@ -520,6 +520,13 @@ NIF(select_bad) {   /* a closed descriptor */
     return enif_make_int(env, r);
 }
 
+
+NIF(hash_phash2) { return enif_make_uint64(env, enif_hash(ERL_NIF_PHASH2, argv[0], 12345)); }
+NIF(hash_internal_stable) {   /* the internal hash: equal terms hash equal, salt matters */
+    ErlNifUInt64 a = enif_hash(ERL_NIF_INTERNAL_HASH, argv[0], 1), b = enif_hash(ERL_NIF_INTERNAL_HASH, argv[1], 1);
+    return enif_make_atom(env, a == b ? "same" : "different");
+}
+
 static ErlNifFunc funcs[] = {
     {"echo", 1, echo, 0}, {"priv", 0, priv, 0}, {"ints", 0, ints, 0}, {"get_ints", 1, get_ints, 0},
     {"double_it", 1, double_it, 0}, {"atom_info", 1, atom_info, 0}, {"existing_atom", 1, existing_atom, 0},
@@ -543,6 +550,7 @@ static ErlNifFunc funcs[] = {
     {"pipe_open", 0, pipe_open, 0}, {"pipe_select", 2, pipe_select, 0}, {"pipe_select_custom", 2, pipe_select_custom, 0},
     {"pipe_cancel", 1, pipe_cancel, 0}, {"pipe_write", 2, pipe_write, 0}, {"pipe_read", 1, pipe_read, 0},
     {"pipe_stop", 1, pipe_stop, 0}, {"pipe_stops", 0, pipe_stops, 0}, {"select_bad", 0, select_bad, 0},
+    {"hash_phash2", 1, hash_phash2, 0}, {"hash_internal_stable", 2, hash_internal_stable, 0},
 };
 
 ERL_NIF_INIT(jbeam_test_nif, funcs, load, NULL, NULL, unload)

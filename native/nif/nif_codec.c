@@ -145,7 +145,8 @@ void jbeam_set_callbacks(void *atom_exists, void *send, void *make_ref) {
     jb_cb.send = (int (*)(uint64_t, const unsigned char *, size_t))send;
     jb_cb.make_ref = (uint64_t (*)(void))make_ref;
 }
-void jbeam_set_term_callbacks(void *to_etf, void *from_etf, void *whereis) {
+void jbeam_set_term_callbacks(void *to_etf, void *from_etf, void *whereis, void *phash2) {
+    jb_cb.phash2 = (uint64_t (*)(const unsigned char *, size_t))phash2;
     jb_cb.to_etf = (int (*)(const unsigned char *, size_t, unsigned char **, size_t *))to_etf;
     jb_cb.from_etf = (int (*)(const unsigned char *, size_t, int, unsigned char **, size_t *, size_t *))from_etf;
     jb_cb.whereis = (int (*)(uint32_t, uint64_t *))whereis;

@@ -114,6 +114,7 @@ typedef struct {
     int (*to_etf)(const unsigned char *flat, size_t len, unsigned char **etf, size_t *etflen);
     int (*from_etf)(const unsigned char *etf, size_t len, int safe, unsigned char **flat, size_t *flatlen, size_t *used);
     int (*whereis)(uint32_t atom_ix, uint64_t *pid_id);  /* 1 = a registered process */
+    uint64_t (*phash2)(const unsigned char *flat, size_t len);   /* erlang:phash2/1 */
 } jb_callbacks;
 extern jb_callbacks jb_cb;
 int jb_serialize(ErlNifEnv *env, ERL_NIF_TERM t);      /* into env->out */

@@ -223,8 +223,15 @@ ERL_NIF_TERM enif_schedule_nif(ErlNifEnv *env, const char *name, int flags,
 int enif_consume_timeslice(ErlNifEnv *env, int percent) { (void)env; (void)percent; return 0; }
 
 ErlNifUInt64 enif_hash(ErlNifHash type, ERL_NIF_TERM term, ErlNifUInt64 salt) {
-    /* not OTP's hash functions: a stable FNV-1a over the printed term */
-    (void)type;
+    if (type == ERL_NIF_PHASH2) {   /* erlang:phash2/1 exactly (salt ignored, as erts) */
+        if (!jb_cb.phash2) return 0;
+        ErlNifEnv tmp; memset(&tmp, 0, sizeof tmp);
+        uint64_t h = jb_serialize(&tmp, term) ? jb_cb.phash2(tmp.out, tmp.outlen) : 0;
+        free(tmp.out);
+        return h;
+    }
+    /* ERL_NIF_INTERNAL_HASH (values unspecified by erts, stable within this VM): FNV-1a over
+     * the printed term and the salt */
     char buf[1024];
     int n = jb_print(buf, sizeof buf, term);
     uint64_t h = 1469598103934665603ULL ^ salt;

@@ -14,7 +14,8 @@ import org.jbeam.term.Term;
 /**
  * Upcalls for enif_term_to_binary / enif_binary_to_term (the runtime's external term format, so
  * the bytes equal erlang:term_to_binary's) and enif_whereis_pid. Terms cross in the flat
- * encoding (ADR 0006); result buffers are malloc'd here and freed by C. Never throw into C.
+ * encoding (ADR 0006); result buffers are malloc'd here and freed by C. Also erlang:phash2 for
+ * enif_hash(ERL_NIF_PHASH2). Never throw into C.
  */
 final class NifTerms {
     private NifTerms() {}
@@ -44,6 +45,11 @@ final class NifTerms {
         MemorySegment.copy(b, 0, m, ValueLayout.JAVA_BYTE, 0, n);
         out.reinterpret(8).set(ValueLayout.ADDRESS, 0, m);
         lenOut.reinterpret(8).set(ValueLayout.JAVA_LONG, 0, n);
+    }
+
+    /** enif_hash(ERL_NIF_PHASH2, T, _): erlang:phash2(T). */
+    static long phash2(MemorySegment flat, long len) {
+        try { return org.jbeam.etf.Phash2.phash2(NifCodec.decode(flat.reinterpret(len))); } catch (Throwable t) { return 0; }
     }
 
     /** 1 and {@code *pidOut} = the registered process's opaque id, or 0. */

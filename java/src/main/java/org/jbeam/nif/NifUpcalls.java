@@ -64,7 +64,10 @@ final class NifUpcalls {
             MemorySegment whereis = linker.upcallStub(
                     lookup.findStatic(NifTerms.class, "whereis", MethodType.methodType(int.class, int.class, MemorySegment.class)),
                     FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), Arena.global());
-            JbeamNif.SET_TERM_CALLBACKS.invokeExact(toEtf, fromEtf, whereis);
+            MemorySegment phash2 = linker.upcallStub(
+                    lookup.findStatic(NifTerms.class, "phash2", MethodType.methodType(long.class, MemorySegment.class, long.class)),
+                    FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG), Arena.global());
+            JbeamNif.SET_TERM_CALLBACKS.invokeExact(toEtf, fromEtf, whereis, phash2);
         } catch (Throwable t) { throw new ExceptionInInitializerError(t); }
     }
 

@@ -108,8 +108,8 @@ public final class JbeamNif {
     public static final MethodHandle CALL_UNLOAD = fn("jbeam_call_unload", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
     /** {@code void jbeam_set_callbacks(atom_exists, send, make_ref)} */
     public static final MethodHandle SET_CALLBACKS = fn("jbeam_set_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
-    /** {@code void jbeam_set_term_callbacks(to_etf, from_etf, whereis)} */
-    public static final MethodHandle SET_TERM_CALLBACKS = fn("jbeam_set_term_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
+    /** {@code void jbeam_set_term_callbacks(to_etf, from_etf, whereis, phash2)} */
+    public static final MethodHandle SET_TERM_CALLBACKS = fn("jbeam_set_term_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     /** {@code void *jbeam_malloc(size_t)}: buffers handed to C, which frees them */
     public static final MethodHandle MALLOC = fn("jbeam_malloc", FunctionDescriptor.of(ADDRESS, JAVA_LONG));
     /** {@code void jbeam_set_monitor_callbacks(monitor, demonitor, demonitor_all)} */
