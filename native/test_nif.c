@@ -527,6 +527,18 @@ NIF(hash_internal_stable) {   /* the internal hash: equal terms hash equal, salt
     return enif_make_atom(env, a == b ? "same" : "different");
 }
 
+
+/* A yielding NIF: N steps of ~20 us busy work, each rescheduled with flags 0. */
+static ERL_NIF_TERM spin_step(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
+    long n; enif_get_long(env, argv[0], &n);
+    if (n == 0) return ATOM("done");
+    ErlNifTime t0 = enif_monotonic_time(ERL_NIF_USEC);
+    while (enif_monotonic_time(ERL_NIF_USEC) - t0 < 20) ;
+    ERL_NIF_TERM a[1] = { enif_make_long(env, n - 1) };
+    return enif_schedule_nif(env, "spin_step", 0, spin_step, 1, a);
+}
+NIF(yield_spin) { return spin_step(env, 1, argv); }
+
 static ErlNifFunc funcs[] = {
     {"echo", 1, echo, 0}, {"priv", 0, priv, 0}, {"ints", 0, ints, 0}, {"get_ints", 1, get_ints, 0},
     {"double_it", 1, double_it, 0}, {"atom_info", 1, atom_info, 0}, {"existing_atom", 1, existing_atom, 0},
@@ -551,6 +563,7 @@ static ErlNifFunc funcs[] = {
     {"pipe_cancel", 1, pipe_cancel, 0}, {"pipe_write", 2, pipe_write, 0}, {"pipe_read", 1, pipe_read, 0},
     {"pipe_stop", 1, pipe_stop, 0}, {"pipe_stops", 0, pipe_stops, 0}, {"select_bad", 0, select_bad, 0},
     {"hash_phash2", 1, hash_phash2, 0}, {"hash_internal_stable", 2, hash_internal_stable, 0},
+    {"yield_spin", 1, yield_spin, 0},
 };
 
 ERL_NIF_INIT(jbeam_test_nif, funcs, load, NULL, NULL, unload)

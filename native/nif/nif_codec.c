@@ -200,10 +200,16 @@ __thread int jb_thread_mode;
  * status JB_RESCHEDULE | flags: Java moves the call to that pool (or back to the process's
  * scheduler) and continues it there with jbeam_resume, the env and its terms unchanged. */
 #define JB_RESCHEDULE 16
-static int run(ErlNifEnv *env, ERL_NIF_TERM res, int mode, const unsigned char **out, size_t *outlen) {
+#define JB_MAY_YIELD 4   /* in mode: a normal scheduler whose process can yield between steps */
+static int run(ErlNifEnv *env, ERL_NIF_TERM res, int mode, int resumed, const unsigned char **out, size_t *outlen) {
+    int may_yield = mode & JB_MAY_YIELD;
+    mode &= 3;
     jb_thread_mode = 1 + mode;
     while (res == JB_SCHEDULED && env->sched_fp) {
-        if (env->sched_flags != mode) { jb_thread_mode = 0; return JB_RESCHEDULE | env->sched_flags; }
+        /* another kind of thread wanted, or a yielding NIF whose process should let others run;
+         * a resumed call runs its pending step first (Java moved it here for that) */
+        if (!resumed && (env->sched_flags != mode || may_yield)) { jb_thread_mode = 0; return JB_RESCHEDULE | env->sched_flags; }
+        resumed = 0;
         nif_fp next = env->sched_fp;
         env->sched_fp = NULL;
         res = next(env, env->sched_argc, env->sched_argv);
@@ -212,7 +218,8 @@ static int run(ErlNifEnv *env, ERL_NIF_TERM res, int mode, const unsigned char *
     return finish(env, res, out, outlen);
 }
 
-/* Calls fp on the current thread, which is of kind `mode` (0 normal, 1 dirty CPU, 2 dirty IO). */
+/* Calls fp on the current thread, which is of kind `mode` (0 normal, 1 dirty CPU, 2 dirty IO;
+ * | JB_MAY_YIELD on a normal scheduler: return flags-0 continuations to Java to yield). */
 int jbeam_call(ErlNifEnv *env, void **privp, uint64_t self_pid, nif_fp fp, int argc,
                const unsigned char *in, size_t inlen, const unsigned char **out, size_t *outlen, int mode) {
     env->privp = privp;
@@ -222,13 +229,13 @@ int jbeam_call(ErlNifEnv *env, void **privp, uint64_t self_pid, nif_fp fp, int a
     ERL_NIF_TERM small[8], *argv = argc <= 8 ? small : jb_alloc(env, (size_t)argc * sizeof(ERL_NIF_TERM));
     for (int i = 0; i < argc; i++) argv[i] = decode(&r);
     if (r.bad) return -1;
-    jb_thread_mode = 1 + mode;
-    return run(env, fp(env, argc, argv), mode, out, outlen);
+    jb_thread_mode = 1 + (mode & 3);
+    return run(env, fp(env, argc, argv), mode, 0, out, outlen);
 }
 
 /* Continues a call that returned JB_RESCHEDULE, now on a thread of kind `mode`. */
 int jbeam_resume(ErlNifEnv *env, int mode, const unsigned char **out, size_t *outlen) {
-    return run(env, JB_SCHEDULED, mode, out, outlen);
+    return run(env, JB_SCHEDULED, mode, 1, out, outlen);
 }
 
 typedef int (*load_fp)(ErlNifEnv *, void **, ERL_NIF_TERM);

@@ -467,6 +467,15 @@ public final class Interpreter {
             return awaitAsync(org.jbeam.runtime.ProcessTable.PC_AWAIT);
         }
         if (t.then != null) {
+            if (t.yieldFirst) {
+                // Park on an already completed call whose outcome is the continuation, and let
+                // the process go to the back of the run queue: the await instruction runs it.
+                org.jbeam.runtime.AsyncCall c = p.beginAsync();
+                c.complete(Trap.then(t.then));
+                if (ret != null) push(ret);
+                setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
+                return preemptAt(org.jbeam.runtime.ProcessTable.PC_AWAIT, 0);
+            }
             Term r = t.then.get();
             if (r instanceof Trap t2) return trap(t2, ret, pc);
             x[0] = r;

@@ -31,6 +31,8 @@ public final class NifFunction {
     public static final int DIRTY_CPU = 1, DIRTY_IO = 2;
     /** jbeam_call/jbeam_resume status: the continuation wants a thread of kind {@code status & 3}. */
     private static final int RESCHEDULE = 16;
+    /** Mode bit: a normal scheduler whose process can yield, so flags-0 continuations come back to Java. */
+    private static final int MAY_YIELD = 4;
     /** Status bit: the env was cleared natively already (see nif_codec.c finish). */
     private static final int CLEARED = 64;
 
@@ -65,7 +67,7 @@ public final class NifFunction {
         }
         long self = proc == null ? 0 : selfId(proc);
         if (flags != 0 && canSuspend(proc)) return dispatch(proc, c, args, flags, self, true);
-        return proceed(proc, c, args, start(c, self, 0));
+        return proceed(proc, c, args, start(c, self, canSuspend(proc) ? MAY_YIELD : 0));
     }
 
     private record Self(ErlProcess proc, long id) {}
@@ -109,6 +111,8 @@ public final class NifFunction {
         while (st >= RESCHEDULE && st < CLEARED) {
             int k = st & 3;
             if (k != 0 && canSuspend(proc)) return dispatch(proc, c, args, k, 0, false);
+            // flags 0: a yielding NIF; as in erts, other processes run before its next step
+            if (canSuspend(proc)) return Trap.yieldThen(() -> proceed(proc, c, args, resume(c, MAY_YIELD)));
             st = resume(c, k);
         }
         return finish(c, st, args);
