@@ -1,6 +1,10 @@
 /* A test NIF library for jbeam's erl_nif layer (module jbeam_test_nif), written against OTP's
  * erl_nif.h like any third-party NIF: every enif_* symbol is resolved when it is loaded. */
 #include <limits.h>
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
 #include "erl_nif.h"
@@ -15,6 +19,21 @@ static void counter_dtor(ErlNifEnv *env, void *obj) {
     __atomic_add_fetch(&dtors_run, ((counter_res *)obj)->value == -1 ? 0 : 1, __ATOMIC_SEQ_CST);
 }
 
+typedef struct { ErlNifPid notify; ErlNifMonitor mon; } watcher_res;
+static ErlNifResourceType *watcher_type;
+static void watcher_dtor(ErlNifEnv *env, void *obj);
+static void watcher_down(ErlNifEnv *env, void *obj, ErlNifPid *pid, ErlNifMonitor *mon);
+typedef struct { int rfd, wfd; } pipe_res;
+static ErlNifResourceType *pipe_type;
+static volatile long pipe_stop_count;
+static void pipe_stop_cb(ErlNifEnv *env, void *obj, ErlNifEvent e, int direct) {
+    pipe_res *p = obj;
+    if (p->rfd >= 0) close(p->rfd);
+    if (p->wfd >= 0) close(p->wfd);
+    p->rfd = p->wfd = -1;
+    __atomic_add_fetch(&pipe_stop_count, 1, __ATOMIC_SEQ_CST);
+}
+
 static int load(ErlNifEnv *env, void **priv_data, ERL_NIF_TERM info) {
     if (enif_is_atom(env, info)) {
         char buf[16];
@@ -25,7 +44,11 @@ static int load(ErlNifEnv *env, void **priv_data, ERL_NIF_TERM info) {
     enif_get_long(env, info, &p->value);
     *priv_data = p;
     counter_type = enif_open_resource_type(env, NULL, "counter", counter_dtor, ERL_NIF_RT_CREATE | ERL_NIF_RT_TAKEOVER, NULL);
-    return counter_type ? 0 : 1;
+    ErlNifResourceTypeInit wi = { watcher_dtor, NULL, watcher_down, 0, NULL };
+    watcher_type = enif_open_resource_type_x(env, "watcher", &wi, ERL_NIF_RT_CREATE | ERL_NIF_RT_TAKEOVER, NULL);
+    ErlNifResourceTypeInit pi = { NULL, pipe_stop_cb, NULL, 0, NULL };
+    pipe_type = enif_open_resource_type_x(env, "pipe", &pi, ERL_NIF_RT_CREATE | ERL_NIF_RT_TAKEOVER, NULL);
+    return counter_type && watcher_type && pipe_type ? 0 : 1;
 }
 static void unload(ErlNifEnv *env, void *priv) { (void)env; enif_free(priv); }
 
@@ -269,6 +292,253 @@ NIF(add) {   /* for measuring call overhead */
     return enif_make_long(env, a + b);
 }
 
+
+/* ---- dirty scheduling ---- */
+static ERL_NIF_TERM type_atom(ErlNifEnv *env) {
+    switch (enif_thread_type()) {
+    case ERL_NIF_THR_NORMAL_SCHEDULER: return ATOM("normal");
+    case ERL_NIF_THR_DIRTY_CPU_SCHEDULER: return ATOM("dirty_cpu");
+    case ERL_NIF_THR_DIRTY_IO_SCHEDULER: return ATOM("dirty_io");
+    }
+    return ATOM("undefined");
+}
+NIF(thread_kind) { return type_atom(env); }   /* exported three times: plain, CPU-bound, IO-bound */
+static int flag_of(ErlNifEnv *env, ERL_NIF_TERM a) {
+    char b[16];
+    if (!enif_get_atom(env, a, b, sizeof b, ERL_NIF_LATIN1)) return -1;
+    return strcmp(b, "cpu") == 0 ? ERL_NIF_DIRTY_JOB_CPU_BOUND : strcmp(b, "io") == 0 ? ERL_NIF_DIRTY_JOB_IO_BOUND
+         : strcmp(b, "normal") == 0 ? 0 : -1;
+}
+static ERL_NIF_TERM hop_step(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
+    /* argv: [Flags left, Acc]: records where this step runs, schedules the next one */
+    ERL_NIF_TERM acc = enif_make_list_cell(env, type_atom(env), argv[1]), h, t, out;
+    if (!enif_get_list_cell(env, argv[0], &h, &t)) { enif_make_reverse_list(env, acc, &out); return out; }
+    int f = flag_of(env, h);
+    if (f < 0) return enif_make_badarg(env);
+    ERL_NIF_TERM a[2] = { t, acc };
+    return enif_schedule_nif(env, "hop_step", f, hop_step, 2, a);
+}
+NIF(hop) { ERL_NIF_TERM a[2] = { argv[0], enif_make_list(env, 0) }; return hop_step(env, 2, a); }
+static ERL_NIF_TERM raise_step(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) { return enif_raise_exception(env, argv[0]); }
+NIF(hop_raise) { return enif_schedule_nif(env, "raise_step", ERL_NIF_DIRTY_JOB_IO_BOUND, raise_step, 1, argv); }
+NIF(dirty_badarg) { return enif_make_badarg(env); }
+NIF(dirty_sleep) { long ms; if (!enif_get_long(env, argv[0], &ms)) return enif_make_badarg(env); usleep(ms * 1000); return type_atom(env); }
+NIF(dirty_send) {   /* enif_send from a dirty thread to the caller; returns the caller's pid */
+    ErlNifPid p;
+    if (!enif_self(env, &p)) return ATOM("no_self");
+    ErlNifEnv *me = enif_alloc_env();
+    int ok = enif_send(env, &p, me, enif_make_tuple2(me, ATOM("dirty_msg"), enif_make_copy(me, argv[0])));
+    enif_free_env(me);
+    return ok ? enif_make_pid(env, &p) : ATOM("send_failed");
+}
+/* A gate a dirty NIF waits on until a normal NIF called by another process opens it: with one
+ * normal scheduler this only finishes if the waiter does not hold that scheduler. */
+static pthread_mutex_t gate_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_c = PTHREAD_COND_INITIALIZER;
+static int gate_is_open;
+NIF(gate_wait) {
+    long ms; if (!enif_get_long(env, argv[0], &ms)) return enif_make_badarg(env);
+    struct timespec until; clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += ms / 1000; until.tv_nsec += (ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) { until.tv_sec++; until.tv_nsec -= 1000000000L; }
+    int timed_out = 0;
+    pthread_mutex_lock(&gate_m);
+    while (!gate_is_open && !timed_out) timed_out = pthread_cond_timedwait(&gate_c, &gate_m, &until) != 0;
+    int opened = gate_is_open;
+    gate_is_open = 0;
+    pthread_mutex_unlock(&gate_m);
+    return opened ? ATOM("opened") : ATOM("timeout");
+}
+NIF(gate_open) { pthread_mutex_lock(&gate_m); gate_is_open = 1; pthread_cond_broadcast(&gate_c); pthread_mutex_unlock(&gate_m); return ATOM("ok"); }
+
+/* ---- process monitors from resources ---- */
+static volatile long watcher_dtors;
+static void watcher_dtor(ErlNifEnv *env, void *obj) { __atomic_add_fetch(&watcher_dtors, 1, __ATOMIC_SEQ_CST); }
+static void watcher_down(ErlNifEnv *env, void *obj, ErlNifPid *pid, ErlNifMonitor *mon) {
+    watcher_res *w = obj;
+    ErlNifEnv *me = enif_alloc_env();
+    ERL_NIF_TERM msg = enif_make_tuple3(me, enif_make_atom(me, "nif_down"), enif_make_pid(me, pid),
+                                        enif_make_atom(me, enif_compare_monitors(mon, &w->mon) == 0 ? "same_monitor" : "other_monitor"));
+    enif_send(NULL, &w->notify, me, msg);
+    enif_free_env(me);
+}
+NIF(watch) {   /* {Resource, enif_monitor_process result} for monitoring Pid, DOWN notices go to the caller */
+    ErlNifPid target;
+    if (!enif_get_local_pid(env, argv[0], &target)) return enif_make_badarg(env);
+    watcher_res *w = enif_alloc_resource(watcher_type, sizeof *w);
+    enif_self(env, &w->notify);
+    int rc = enif_monitor_process(env, w, &target, &w->mon);
+    ERL_NIF_TERM r = enif_make_resource(env, w);
+    enif_release_resource(w);
+    return enif_make_tuple2(env, r, enif_make_int(env, rc));
+}
+NIF(unwatch) {
+    watcher_res *w;
+    if (!enif_get_resource(env, argv[0], watcher_type, (void **)&w)) return enif_make_badarg(env);
+    return enif_make_int(env, enif_demonitor_process(env, w, &w->mon));
+}
+NIF(watch_term) {   /* {MonitorTerm, MonitorTerm again} for the resource's monitor */
+    watcher_res *w;
+    if (!enif_get_resource(env, argv[0], watcher_type, (void **)&w)) return enif_make_badarg(env);
+    return enif_make_tuple2(env, enif_make_monitor_term(env, &w->mon), enif_make_monitor_term(env, &w->mon));
+}
+NIF(same_monitor) {
+    watcher_res *a, *b;
+    if (!enif_get_resource(env, argv[0], watcher_type, (void **)&a) || !enif_get_resource(env, argv[1], watcher_type, (void **)&b))
+        return enif_make_badarg(env);
+    return enif_make_int(env, enif_compare_monitors(&a->mon, &b->mon));
+}
+NIF(counter_monitor) {   /* a type without a down callback cannot monitor: OTP returns < 0 */
+    ErlNifPid target;
+    if (!enif_get_local_pid(env, argv[0], &target)) return enif_make_badarg(env);
+    counter_res *r = enif_alloc_resource(counter_type, sizeof *r);
+    r->value = -1;
+    ErlNifMonitor m;
+    int rc = enif_monitor_process(env, r, &target, &m);
+    enif_release_resource(r);
+    return enif_make_atom(env, rc < 0 ? "negative" : rc == 0 ? "zero" : "positive");
+}
+NIF(watcher_dtor_count) { return enif_make_long(env, watcher_dtors); }
+
+
+/* ---- external term format, whereis ---- */
+NIF(t2b) {
+    ErlNifBinary b;
+    if (!enif_term_to_binary(env, argv[0], &b)) return ATOM("error");
+    return enif_make_binary(env, &b);
+}
+NIF(b2t) {   /* {Term, BytesUsed} or error; argv[1] = safe | unsafe */
+    ErlNifBinary b; ERL_NIF_TERM t;
+    if (!enif_inspect_binary(env, argv[0], &b)) return enif_make_badarg(env);
+    size_t used = enif_binary_to_term(env, b.data, b.size, &t, enif_is_identical(argv[1], ATOM("safe")) ? ERL_NIF_BIN2TERM_SAFE : 0);
+    return used ? enif_make_tuple2(env, t, enif_make_uint64(env, used)) : ATOM("error");
+}
+NIF(whereis_pid) {
+    ErlNifPid p;
+    return enif_whereis_pid(env, argv[0], &p) ? enif_make_pid(env, &p) : ATOM("undefined");
+}
+
+/* ---- I/O queues and iovecs ---- */
+static ERL_NIF_TERM peek_all(ErlNifEnv *env, ErlNifIOQueue *q) {
+    int n; SysIOVec *v = enif_ioq_peek(q, &n);
+    size_t total = 0;
+    for (int i = 0; i < n; i++) total += v[i].iov_len;
+    ERL_NIF_TERM out; unsigned char *p = enif_make_new_binary(env, total, &out);
+    for (int i = 0; i < n; i++) { memcpy(p, v[i].iov_base, v[i].iov_len); p += v[i].iov_len; }
+    return enif_make_tuple2(env, enif_make_int(env, n), out);
+}
+NIF(ioq_test) {   /* argv: [ListOfBinaries, Skip, Deq] */
+    ErlNifIOVec vec, *iov = &vec; ERL_NIF_TERM tail; unsigned long skip, deq;
+    if (!enif_get_ulong(env, argv[1], &skip) || !enif_get_ulong(env, argv[2], &deq)) return enif_make_badarg(env);
+    if (!enif_inspect_iovec(env, 64, argv[0], &tail, &iov)) return ATOM("not_iovec");
+    ErlNifIOQueue *q = enif_ioq_create(ERL_NIF_IOQ_NORMAL);
+    ERL_NIF_TERM enq = enif_ioq_enqv(q, iov, skip) ? ATOM("true") : ATOM("false");
+    int iovcnt = iov->iovcnt; size_t iovsize = iov->size;   /* (enif_free_iovec is only for a NULL env) */
+    ErlNifBinary extra; enif_alloc_binary(3, &extra); memcpy(extra.data, "XYZ", 3);
+    enif_ioq_enq_binary(q, &extra, 1);
+    size_t s1 = enif_ioq_size(q);
+    ERL_NIF_TERM all = peek_all(env, q);
+    size_t left = 0;
+    ERL_NIF_TERM dq = enif_ioq_deq(q, deq, &left) ? ATOM("true") : ATOM("false");
+    ERL_NIF_TERM head; size_t hs = 0;
+    ERL_NIF_TERM h = enif_ioq_peek_head(env, q, &hs, &head) ? head : ATOM("empty");
+    ERL_NIF_TERM rest = peek_all(env, q);
+    ERL_NIF_TERM r = enif_make_list(env, 8, enif_make_int(env, iovcnt), enif_make_uint64(env, iovsize), enq,
+                                    enif_make_uint64(env, s1), all, dq, enif_make_tuple2(env, h, enif_make_uint64(env, hs)), rest);
+    ERL_NIF_TERM res = enif_make_tuple2(env, r, enif_make_uint64(env, enif_ioq_size(q)));
+    enif_ioq_destroy(q);
+    return res;
+}
+NIF(iovec_split) {   /* {Count, Size, Tail} for at most argv[1] elements */
+    ErlNifIOVec vec, *iov = &vec; ERL_NIF_TERM tail; unsigned long max;
+    if (!enif_get_ulong(env, argv[1], &max)) return enif_make_badarg(env);
+    if (!enif_inspect_iovec(env, max, argv[0], &tail, &iov)) return ATOM("not_iovec");
+    return enif_make_tuple3(env, enif_make_int(env, iov->iovcnt), enif_make_uint64(env, iov->size), tail);
+}
+
+
+/* ---- enif_select on a pipe ---- */
+static pipe_res *get_pipe(ErlNifEnv *env, ERL_NIF_TERM t) {
+    pipe_res *p;
+    return enif_get_resource(env, t, pipe_type, (void **)&p) ? p : NULL;
+}
+NIF(pipe_open) {
+    int fds[2];
+    if (pipe(fds) != 0) return ATOM("error");
+    fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    pipe_res *p = enif_alloc_resource(pipe_type, sizeof *p);
+    p->rfd = fds[0]; p->wfd = fds[1];
+    ERL_NIF_TERM t = enif_make_resource(env, p);
+    enif_release_resource(p);
+    return t;
+}
+NIF(pipe_select) {   /* (Res, Ref): select for reading, {select, Res, Ref, ready_input} to the caller */
+    pipe_res *p = get_pipe(env, argv[0]);
+    if (!p) return enif_make_badarg(env);
+    return enif_make_int(env, enif_select(env, p->rfd, ERL_NIF_SELECT_READ, p, NULL, argv[1]));
+}
+NIF(pipe_select_custom) {   /* (Res, Msg): enif_select_read with a custom message */
+    pipe_res *p = get_pipe(env, argv[0]);
+    if (!p) return enif_make_badarg(env);
+    ErlNifPid self;
+    enif_self(env, &self);
+    return enif_make_int(env, enif_select_read(env, p->rfd, p, &self, argv[1], NULL));
+}
+NIF(pipe_cancel) {
+    pipe_res *p = get_pipe(env, argv[0]);
+    if (!p) return enif_make_badarg(env);
+    return enif_make_int(env, enif_select(env, p->rfd, ERL_NIF_SELECT_READ | ERL_NIF_SELECT_CANCEL, p, NULL, ATOM("undefined")));
+}
+NIF(pipe_write) {
+    pipe_res *p = get_pipe(env, argv[0]); ErlNifBinary b;
+    if (!p || !enif_inspect_binary(env, argv[1], &b)) return enif_make_badarg(env);
+    return enif_make_long(env, (long)write(p->wfd, b.data, b.size));
+}
+NIF(pipe_read) {
+    pipe_res *p = get_pipe(env, argv[0]);
+    if (!p) return enif_make_badarg(env);
+    unsigned char buf[64];
+    ssize_t n = read(p->rfd, buf, sizeof buf);
+    if (n < 0) return ATOM("eagain");
+    ERL_NIF_TERM t;
+    memcpy(enif_make_new_binary(env, (size_t)n, &t), buf, (size_t)n);
+    return t;
+}
+NIF(pipe_stop) {
+    pipe_res *p = get_pipe(env, argv[0]);
+    if (!p) return enif_make_badarg(env);
+    return enif_make_int(env, enif_select(env, p->rfd, ERL_NIF_SELECT_STOP, p, NULL, ATOM("undefined")));
+}
+NIF(pipe_stops) { return enif_make_long(env, pipe_stop_count); }
+NIF(select_bad) {   /* a closed descriptor */
+    pipe_res *p = enif_alloc_resource(pipe_type, sizeof *p);
+    p->rfd = p->wfd = -1;
+    int fds[2]; if (pipe(fds) != 0) return ATOM("error");
+    close(fds[0]); close(fds[1]);
+    int r = enif_select(env, fds[0], ERL_NIF_SELECT_READ, p, NULL, ATOM("undefined"));
+    enif_release_resource(p);
+    return enif_make_int(env, r);
+}
+
+
+NIF(hash_phash2) { return enif_make_uint64(env, enif_hash(ERL_NIF_PHASH2, argv[0], 12345)); }
+NIF(hash_internal_stable) {   /* the internal hash: equal terms hash equal, salt matters */
+    ErlNifUInt64 a = enif_hash(ERL_NIF_INTERNAL_HASH, argv[0], 1), b = enif_hash(ERL_NIF_INTERNAL_HASH, argv[1], 1);
+    return enif_make_atom(env, a == b ? "same" : "different");
+}
+
+
+/* A yielding NIF: N steps of ~20 us busy work, each rescheduled with flags 0. */
+static ERL_NIF_TERM spin_step(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
+    long n; enif_get_long(env, argv[0], &n);
+    if (n == 0) return ATOM("done");
+    ErlNifTime t0 = enif_monotonic_time(ERL_NIF_USEC);
+    while (enif_monotonic_time(ERL_NIF_USEC) - t0 < 20) ;
+    ERL_NIF_TERM a[1] = { enif_make_long(env, n - 1) };
+    return enif_schedule_nif(env, "spin_step", 0, spin_step, 1, a);
+}
+NIF(yield_spin) { return spin_step(env, 1, argv); }
+
 static ErlNifFunc funcs[] = {
     {"echo", 1, echo, 0}, {"priv", 0, priv, 0}, {"ints", 0, ints, 0}, {"get_ints", 1, get_ints, 0},
     {"double_it", 1, double_it, 0}, {"atom_info", 1, atom_info, 0}, {"existing_atom", 1, existing_atom, 0},
@@ -281,6 +551,19 @@ static ErlNifFunc funcs[] = {
     {"dtor_count", 0, dtor_count, 0}, {"format", 1, format, 0}, {"sysinfo", 0, sysinfo, 0},
     {"sched", 1, sched, ERL_NIF_DIRTY_JOB_CPU_BOUND}, {"self", 0, self, 0}, {"send_self", 1, send_self, 0},
     {"env_copy", 1, env_copy, 0}, {"threads", 0, threads, 0}, {"times", 0, times, 0}, {"add", 2, add, 0},
+    {"thread_kind", 0, thread_kind, 0}, {"dirty_cpu_kind", 0, thread_kind, ERL_NIF_DIRTY_JOB_CPU_BOUND},
+    {"dirty_io_kind", 0, thread_kind, ERL_NIF_DIRTY_JOB_IO_BOUND}, {"hop", 1, hop, 0}, {"hop_raise", 1, hop_raise, 0},
+    {"dirty_badarg", 1, dirty_badarg, ERL_NIF_DIRTY_JOB_CPU_BOUND}, {"dirty_sleep", 1, dirty_sleep, ERL_NIF_DIRTY_JOB_IO_BOUND},
+    {"dirty_send", 1, dirty_send, ERL_NIF_DIRTY_JOB_CPU_BOUND}, {"gate_wait", 1, gate_wait, ERL_NIF_DIRTY_JOB_IO_BOUND},
+    {"gate_open", 0, gate_open, 0}, {"watch", 1, watch, 0}, {"unwatch", 1, unwatch, 0}, {"watch_term", 1, watch_term, 0},
+    {"same_monitor", 2, same_monitor, 0}, {"counter_monitor", 1, counter_monitor, 0},
+    {"watcher_dtor_count", 0, watcher_dtor_count, 0}, {"t2b", 1, t2b, 0}, {"b2t", 2, b2t, 0},
+    {"whereis_pid", 1, whereis_pid, 0}, {"ioq_test", 3, ioq_test, 0}, {"iovec_split", 2, iovec_split, 0},
+    {"pipe_open", 0, pipe_open, 0}, {"pipe_select", 2, pipe_select, 0}, {"pipe_select_custom", 2, pipe_select_custom, 0},
+    {"pipe_cancel", 1, pipe_cancel, 0}, {"pipe_write", 2, pipe_write, 0}, {"pipe_read", 1, pipe_read, 0},
+    {"pipe_stop", 1, pipe_stop, 0}, {"pipe_stops", 0, pipe_stops, 0}, {"select_bad", 0, select_bad, 0},
+    {"hash_phash2", 1, hash_phash2, 0}, {"hash_internal_stable", 2, hash_internal_stable, 0},
+    {"yield_spin", 1, yield_spin, 0},
 };
 
 ERL_NIF_INIT(jbeam_test_nif, funcs, load, NULL, NULL, unload)

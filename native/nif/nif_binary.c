@@ -138,8 +138,32 @@ int enif_inspect_iolist_as_binary(ErlNifEnv *env, ERL_NIF_TERM t, ErlNifBinary *
     return 1;
 }
 
-/* Not supported yet: the external term format is Java's business (see the ADR). */
-int enif_term_to_binary(ErlNifEnv *env, ERL_NIF_TERM term, ErlNifBinary *bin) { (void)env; (void)term; (void)bin; return 0; }
+/* The external term format is Java's (the runtime's term_to_binary/binary_to_term, so the bytes
+ * are exactly erlang:term_to_binary's): the term crosses in the flat encoding both ways. */
+int enif_term_to_binary(ErlNifEnv *env, ERL_NIF_TERM term, ErlNifBinary *bin) {
+    if (!jb_cb.to_etf) return 0;
+    ErlNifEnv tmp; memset(&tmp, 0, sizeof tmp);
+    unsigned char *etf = NULL; size_t n = 0;
+    int ok = jb_serialize(&tmp, term) && jb_cb.to_etf(tmp.out, tmp.outlen, &etf, &n) == 0;
+    free(tmp.out);
+    if (!ok) return 0;
+    ok = enif_alloc_binary(n, bin);
+    if (ok) memcpy(bin->data, etf, n);
+    free(etf);
+    return ok;
+}
 size_t enif_binary_to_term(ErlNifEnv *env, const unsigned char *data, size_t sz, ERL_NIF_TERM *term, unsigned int opts) {
-    (void)env; (void)data; (void)sz; (void)term; (void)opts; return 0;
+    if (!jb_cb.from_etf || (opts & ~(unsigned)ERL_NIF_BIN2TERM_SAFE)) return 0;
+    unsigned char *flat = NULL; size_t n = 0, used = 0;
+    if (jb_cb.from_etf(data, sz, (opts & ERL_NIF_BIN2TERM_SAFE) != 0, &flat, &n, &used) != 0) return 0;
+    /* the env keeps the flat bytes: decoded binaries point into them */
+    jb_binbuf *b = malloc(sizeof *b + (n ? n : 1));
+    b->refc = 1; b->size = n;
+    memcpy(b->data, flat, n);
+    free(flat);
+    jb_env_own_buf(env, b);
+    ERL_NIF_TERM t;
+    if (!jb_deserialize(env, b->data, n, &t)) return 0;
+    *term = t;
+    return used;
 }

@@ -145,13 +145,33 @@ void jbeam_set_callbacks(void *atom_exists, void *send, void *make_ref) {
     jb_cb.send = (int (*)(uint64_t, const unsigned char *, size_t))send;
     jb_cb.make_ref = (uint64_t (*)(void))make_ref;
 }
+void jbeam_set_term_callbacks(void *to_etf, void *from_etf, void *whereis, void *phash2) {
+    jb_cb.phash2 = (uint64_t (*)(const unsigned char *, size_t))phash2;
+    jb_cb.to_etf = (int (*)(const unsigned char *, size_t, unsigned char **, size_t *))to_etf;
+    jb_cb.from_etf = (int (*)(const unsigned char *, size_t, int, unsigned char **, size_t *, size_t *))from_etf;
+    jb_cb.whereis = (int (*)(uint32_t, uint64_t *))whereis;
+}
+void *jbeam_malloc(size_t n) { return malloc(n ? n : 1); }
+int jb_deserialize(ErlNifEnv *env, const unsigned char *in, size_t len, ERL_NIF_TERM *t) {
+    rd_t r = { in, in + len, env, 0 };
+    *t = decode(&r);
+    return !r.bad && r.p == r.end;
+}
+void jbeam_set_monitor_callbacks(void *monitor, void *demonitor, void *demonitor_all) {
+    jb_cb.monitor = (int (*)(void *, uint64_t, uint64_t *))monitor;
+    jb_cb.demonitor = (int (*)(uint64_t))demonitor;
+    jb_cb.demonitor_all = (void (*)(void *))demonitor_all;
+}
 ErlNifEnv *jbeam_env_new(void) { return jb_env_new(); }
 void jbeam_env_free(ErlNifEnv *env) { enif_free_env(env); }
 void jbeam_env_clear(ErlNifEnv *env) { enif_clear_env(env); }
 extern long jb_dirty_jobs;
 long jbeam_dirty_jobs(void) { return jb_dirty_jobs; }
 
-/* Result statuses: 0 ok (out = result), 1 error exception (out = reason), -1 bad input, -2 unencodable result. */
+/* Result statuses: 0 ok (out = result), 1 error exception (out = reason), -1 bad input, -2 unencodable result;
+ * | JB_CLEARED when the env was already cleared here (its terms hold no resources, so nothing in
+ * the result needs the env's references until Java has taken its own): saves Java a downcall. */
+#define JB_CLEARED 64
 static int finish(ErlNifEnv *env, ERL_NIF_TERM res, const unsigned char **out, size_t *outlen) {
     int status = 0;
     if (res == JB_NONVALUE || env->exception) {
@@ -160,13 +180,48 @@ static int finish(ErlNifEnv *env, ERL_NIF_TERM res, const unsigned char **out, s
     }
     if (!jb_serialize(env, res)) return -2;
     *out = env->out; *outlen = env->outlen;
+    if (env->nress == 0) {   /* the serialized result (env->out) survives clearing */
+        size_t n = env->outlen;
+        enif_clear_env(env);
+        env->outlen = n;
+        status |= JB_CLEARED;
+    }
     return status;
 }
 
 typedef ERL_NIF_TERM (*nif_fp)(ErlNifEnv *, int, const ERL_NIF_TERM[]);
 
+/* What kind of thread runs NIF code right now (enif_thread_type): 0 = not in a call,
+ * else 1 + mode, mode being 0 (normal scheduler), ERL_NIF_DIRTY_JOB_CPU_BOUND or _IO_BOUND. */
+__thread int jb_thread_mode;
+
+/* Runs the env's scheduled continuations (enif_schedule_nif) while they ask for the kind of
+ * thread we are on; a continuation that wants another kind is left in the env and reported as
+ * status JB_RESCHEDULE | flags: Java moves the call to that pool (or back to the process's
+ * scheduler) and continues it there with jbeam_resume, the env and its terms unchanged. */
+#define JB_RESCHEDULE 16
+#define JB_MAY_YIELD 4   /* in mode: a normal scheduler whose process can yield between steps */
+static int run(ErlNifEnv *env, ERL_NIF_TERM res, int mode, int resumed, const unsigned char **out, size_t *outlen) {
+    int may_yield = mode & JB_MAY_YIELD;
+    mode &= 3;
+    jb_thread_mode = 1 + mode;
+    while (res == JB_SCHEDULED && env->sched_fp) {
+        /* another kind of thread wanted, or a yielding NIF whose process should let others run;
+         * a resumed call runs its pending step first (Java moved it here for that) */
+        if (!resumed && (env->sched_flags != mode || may_yield)) { jb_thread_mode = 0; return JB_RESCHEDULE | env->sched_flags; }
+        resumed = 0;
+        nif_fp next = env->sched_fp;
+        env->sched_fp = NULL;
+        res = next(env, env->sched_argc, env->sched_argv);
+    }
+    jb_thread_mode = 0;
+    return finish(env, res, out, outlen);
+}
+
+/* Calls fp on the current thread, which is of kind `mode` (0 normal, 1 dirty CPU, 2 dirty IO;
+ * | JB_MAY_YIELD on a normal scheduler: return flags-0 continuations to Java to yield). */
 int jbeam_call(ErlNifEnv *env, void **privp, uint64_t self_pid, nif_fp fp, int argc,
-               const unsigned char *in, size_t inlen, const unsigned char **out, size_t *outlen) {
+               const unsigned char *in, size_t inlen, const unsigned char **out, size_t *outlen, int mode) {
     env->privp = privp;
     env->self = self_pid ? jb_make_opaque(JB_OPQ_PID, self_pid) : 0;
     env->exception = 0;
@@ -174,13 +229,13 @@ int jbeam_call(ErlNifEnv *env, void **privp, uint64_t self_pid, nif_fp fp, int a
     ERL_NIF_TERM small[8], *argv = argc <= 8 ? small : jb_alloc(env, (size_t)argc * sizeof(ERL_NIF_TERM));
     for (int i = 0; i < argc; i++) argv[i] = decode(&r);
     if (r.bad) return -1;
-    ERL_NIF_TERM res = fp(env, argc, argv);
-    while (res == JB_SCHEDULED && env->sched_fp) {
-        nif_fp next = env->sched_fp;
-        env->sched_fp = NULL;
-        res = next(env, env->sched_argc, env->sched_argv);
-    }
-    return finish(env, res, out, outlen);
+    jb_thread_mode = 1 + (mode & 3);
+    return run(env, fp(env, argc, argv), mode, 0, out, outlen);
+}
+
+/* Continues a call that returned JB_RESCHEDULE, now on a thread of kind `mode`. */
+int jbeam_resume(ErlNifEnv *env, int mode, const unsigned char **out, size_t *outlen) {
+    return run(env, JB_SCHEDULED, mode, 1, out, outlen);
 }
 
 typedef int (*load_fp)(ErlNifEnv *, void **, ERL_NIF_TERM);

@@ -38,7 +38,11 @@ static inline ERL_NIF_TERM jb_make_opaque(int kind, uint64_t id) { return (id <<
 /* A refcounted binary buffer (enif_alloc_binary; owner of binaries built from it). */
 typedef struct jb_binbuf { long refc; size_t size; unsigned char data[]; } jb_binbuf;
 /* A resource object; the user's data follows the header. */
-typedef struct jb_resource { long refc; ErlNifResourceType *type; size_t size; void *pad; unsigned char data[]; } jb_resource;
+typedef struct jb_resource {
+    long refc; ErlNifResourceType *type; size_t size;
+    long monitors;              /* monitors ever created from it: 0 = no need to ask Java to drop any */
+    unsigned char data[];
+} jb_resource;
 
 typedef struct jb_box { uint32_t type; uint32_t n; } jb_hdr;
 typedef struct { jb_hdr h; ERL_NIF_TERM el[]; } jb_tuple;          /* h.n = arity */
@@ -102,7 +106,17 @@ typedef struct {
     int (*atom_exists)(const char *utf8, size_t len);   /* 1 if Java's atom table has it */
     int (*send)(uint64_t pid_id, const unsigned char *msg, size_t len);
     uint64_t (*make_ref)(void);                          /* new opaque ref id */
+    /* enif_monitor_process: 0 = monitoring (mon_id = opaque id of the monitor's ref), 1 = not alive */
+    int (*monitor)(void *res, uint64_t pid_id, uint64_t *mon_id);
+    int (*demonitor)(uint64_t mon_id);                   /* 0 = removed, 1 = no such active monitor */
+    void (*demonitor_all)(void *res);                    /* the resource is being destructed */
+    /* external term format, both ways through the flat encoding; buffers malloc'd (jbeam_malloc), 0 = ok */
+    int (*to_etf)(const unsigned char *flat, size_t len, unsigned char **etf, size_t *etflen);
+    int (*from_etf)(const unsigned char *etf, size_t len, int safe, unsigned char **flat, size_t *flatlen, size_t *used);
+    int (*whereis)(uint32_t atom_ix, uint64_t *pid_id);  /* 1 = a registered process */
+    uint64_t (*phash2)(const unsigned char *flat, size_t len);   /* erlang:phash2/1 */
 } jb_callbacks;
 extern jb_callbacks jb_cb;
 int jb_serialize(ErlNifEnv *env, ERL_NIF_TERM t);      /* into env->out */
+int jb_deserialize(ErlNifEnv *env, const unsigned char *in, size_t len, ERL_NIF_TERM *t);   /* binaries point into in */
 #endif

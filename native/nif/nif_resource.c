@@ -1,7 +1,10 @@
 /* Resource types and objects. A resource is refcounted: enif_alloc_resource gives one reference,
  * each env whose terms point at it holds one until cleared, and Java holds one per resource term
  * it decoded (released by a Cleaner). The destructor runs when the count reaches zero.
- * Monitors, select and dynamic calls are not supported yet (they report failure). */
+ * Process monitors (enif_monitor_process) are kept by Java (NifMonitors): the target's exit calls
+ * jbeam_resource_down, which runs the type's down callback if the resource is still alive; a
+ * resource being destructed first has Java drop its monitors. Monitors do not keep a resource
+ * alive, as in erts. Select is nif_select.c; dynamic calls are not supported (they report failure). */
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,7 +46,9 @@ ErlNifResourceType *enif_open_resource_type(ErlNifEnv *env, const char *module_s
 }
 ErlNifResourceType *enif_open_resource_type_x(ErlNifEnv *env, const char *name_str, const ErlNifResourceTypeInit *init,
                                               ErlNifResourceFlags flags, ErlNifResourceFlags *tried) {
-    return open_type(env, "", name_str, init, flags, tried);
+    /* the _x variant reads dtor, stop and down only (callers may pass the older, shorter struct) */
+    ErlNifResourceTypeInit i = { init->dtor, init->stop, init->down, 3, NULL };
+    return open_type(env, "", name_str, &i, flags, tried);
 }
 ErlNifResourceType *enif_init_resource_type(ErlNifEnv *env, const char *name_str, const ErlNifResourceTypeInit *init,
                                             ErlNifResourceFlags flags, ErlNifResourceFlags *tried) {
@@ -55,13 +60,14 @@ static jb_resource *hdr_of(void *obj) { return (jb_resource *)((unsigned char *)
 void *enif_alloc_resource(ErlNifResourceType *type, size_t size) {
     jb_resource *r = malloc(sizeof(jb_resource) + (size ? size : 1));
     if (!r) return NULL;
-    r->refc = 1; r->type = type; r->size = size;
+    r->refc = 1; r->type = type; r->size = size; r->monitors = 0;
     memset(r->data, 0, size);
     return r->data;
 }
 
 void jb_resource_release(jb_resource *r) {
     if (__atomic_sub_fetch(&r->refc, 1, __ATOMIC_ACQ_REL) != 0) return;
+    if (__atomic_load_n(&r->monitors, __ATOMIC_ACQUIRE) && jb_cb.demonitor_all) jb_cb.demonitor_all(r);
     if (r->type && r->type->init.dtor) {
         ErlNifEnv env; memset(&env, 0, sizeof env);
         env.privp = r->type->privp;
@@ -93,20 +99,48 @@ int enif_get_resource(ErlNifEnv *env, ERL_NIF_TERM t, ErlNifResourceType *type, 
     return 1;
 }
 
-/* ---- not supported yet: monitors, select, dynamic calls ---- */
+/* ---- process monitors ---- */
+/* ErlNifMonitor holds the opaque id of the monitor's reference in its first 8 bytes. */
+static uint64_t mon_id(const ErlNifMonitor *m) { uint64_t v; memcpy(&v, m->data, 8); return v; }
+
 int enif_monitor_process(ErlNifEnv *env, void *obj, const ErlNifPid *pid, ErlNifMonitor *mon) {
-    (void)env; (void)obj; (void)pid; (void)mon; return 1;   /* "process not alive" */
+    jb_resource *r = hdr_of(obj);
+    if (!r->type || !r->type->init.down) return -1;    /* as erts: the type has no down callback */
+    if (jb_opaque_kind(pid->pid) != JB_OPQ_PID || !jb_cb.monitor) return 1;
+    uint64_t id = 0;
+    __atomic_add_fetch(&r->monitors, 1, __ATOMIC_ACQ_REL);
+    if (jb_cb.monitor(r, jb_opaque_id(pid->pid), &id) != 0) return 1;
+    if (mon) { memset(mon->data, 0, sizeof mon->data); memcpy(mon->data, &id, 8); }
+    return 0;
 }
-int enif_demonitor_process(ErlNifEnv *env, void *obj, const ErlNifMonitor *mon) { (void)env; (void)obj; (void)mon; return 1; }
-int enif_compare_monitors(const ErlNifMonitor *a, const ErlNifMonitor *b) { return memcmp(a->data, b->data, sizeof a->data); }
-ERL_NIF_TERM enif_make_monitor_term(ErlNifEnv *env, const ErlNifMonitor *mon) { (void)mon; return enif_make_badarg(env); }
-int enif_select(ErlNifEnv *env, ErlNifEvent e, enum ErlNifSelectFlags flags, void *obj, const ErlNifPid *pid, ERL_NIF_TERM ref) {
-    (void)env; (void)e; (void)flags; (void)obj; (void)pid; (void)ref; return ERL_NIF_SELECT_FAILED | ERL_NIF_SELECT_NOTSUP;
+int enif_demonitor_process(ErlNifEnv *env, void *obj, const ErlNifMonitor *mon) {
+    (void)obj;
+    return jb_cb.demonitor && mon_id(mon) ? jb_cb.demonitor(mon_id(mon)) : 1;
 }
-int enif_select_x(ErlNifEnv *env, ErlNifEvent e, enum ErlNifSelectFlags flags, void *obj, const ErlNifPid *pid,
-                  ERL_NIF_TERM msg, ErlNifEnv *msg_env) {
-    (void)msg_env; return enif_select(env, e, flags, obj, pid, msg);
+int enif_compare_monitors(const ErlNifMonitor *a, const ErlNifMonitor *b) {
+    uint64_t x = mon_id(a), y = mon_id(b);
+    return x < y ? -1 : x > y;
 }
+ERL_NIF_TERM enif_make_monitor_term(ErlNifEnv *env, const ErlNifMonitor *mon) {
+    return mon_id(mon) ? jb_make_opaque(JB_OPQ_REF, mon_id(mon)) : enif_make_badarg(env);
+}
+
+/* Called by Java when a monitored process exited: runs the down callback if the resource is
+ * still alive (its count is taken only if nonzero, so a resource being destructed is skipped). */
+void jbeam_resource_down(void *res, uint64_t pid_id, uint64_t id) {
+    jb_resource *r = res;
+    long c = __atomic_load_n(&r->refc, __ATOMIC_ACQUIRE);
+    do { if (c == 0) return; } while (!__atomic_compare_exchange_n(&r->refc, &c, c + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+    ErlNifEnv env; memset(&env, 0, sizeof env);
+    env.privp = r->type->privp;
+    ErlNifPid pid = { jb_make_opaque(JB_OPQ_PID, pid_id) };
+    ErlNifMonitor mon; memset(&mon, 0, sizeof mon); memcpy(mon.data, &id, 8);
+    r->type->init.down(&env, r->data, &pid, &mon);
+    enif_clear_env(&env);
+    free(env.chunks); free(env.bufs); free(env.ress); free(env.out);
+    jb_resource_release(r);
+}
+
 int enif_dynamic_resource_call(ErlNifEnv *env, ERL_NIF_TERM mod, ERL_NIF_TERM name, ERL_NIF_TERM rsrc, void *call_data) {
     (void)env; (void)mod; (void)name; (void)rsrc; (void)call_data; return 1;
 }

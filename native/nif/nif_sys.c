@@ -71,7 +71,15 @@ int enif_equal_tids(ErlNifTid a, ErlNifTid b) { return pthread_equal((pthread_t)
 void enif_thread_exit(void *resp) { pthread_exit(resp); }
 int enif_thread_join(ErlNifTid tid, void **respp) { return pthread_join((pthread_t)tid, respp); }
 char *enif_thread_name(ErlNifTid tid) { (void)tid; return NULL; }
-int enif_thread_type(void) { return ERL_NIF_THR_NORMAL_SCHEDULER; }
+extern __thread int jb_thread_mode;
+int enif_thread_type(void) {
+    switch (jb_thread_mode) {
+    case 1: return ERL_NIF_THR_NORMAL_SCHEDULER;
+    case 1 + ERL_NIF_DIRTY_JOB_CPU_BOUND: return ERL_NIF_THR_DIRTY_CPU_SCHEDULER;
+    case 1 + ERL_NIF_DIRTY_JOB_IO_BOUND: return ERL_NIF_THR_DIRTY_IO_SCHEDULER;
+    }
+    return ERL_NIF_THR_UNDEFINED;
+}
 
 /* ---- system info ---- */
 void enif_system_info(ErlNifSysInfo *sip, size_t si_size) {
@@ -173,7 +181,12 @@ int enif_is_pid_undefined(const ErlNifPid *pid) { return pid->pid == jb_atom("un
 int enif_is_current_process_alive(ErlNifEnv *env) { return env && env->self != 0; }
 int enif_is_process_alive(ErlNifEnv *env, ErlNifPid *pid) { (void)env; return jb_opaque_kind(pid->pid) == JB_OPQ_PID; }
 int enif_is_port_alive(ErlNifEnv *env, ErlNifPort *port) { (void)env; (void)port; return 0; }
-int enif_whereis_pid(ErlNifEnv *env, ERL_NIF_TERM name, ErlNifPid *pid) { (void)env; (void)name; (void)pid; return 0; }
+int enif_whereis_pid(ErlNifEnv *env, ERL_NIF_TERM name, ErlNifPid *pid) {
+    uint64_t id;
+    if (!jb_is_atom(name) || !jb_cb.whereis || !jb_cb.whereis(jb_atom_index(name), &id)) return 0;
+    pid->pid = jb_make_opaque(JB_OPQ_PID, id);
+    return 1;
+}
 int enif_whereis_port(ErlNifEnv *env, ERL_NIF_TERM name, ErlNifPort *port) { (void)env; (void)name; (void)port; return 0; }
 int enif_port_command(ErlNifEnv *env, const ErlNifPort *to, ErlNifEnv *msg_env, ERL_NIF_TERM msg) {
     (void)env; (void)to; (void)msg_env; (void)msg; return 0;
@@ -194,12 +207,13 @@ ERL_NIF_TERM enif_make_ref(ErlNifEnv *env) {
     return jb_make_opaque(JB_OPQ_REF, jb_cb.make_ref());
 }
 
-/* ---- scheduling: enif_schedule_nif is run by jbeam_call's loop when the NIF returns ---- */
+/* ---- scheduling: enif_schedule_nif is run by jbeam_call's loop when the NIF returns, on this
+ * thread when the flags match its kind, else after Java moved the call (nif_codec.c) ---- */
 long jb_dirty_jobs;   /* how many scheduled calls asked for a dirty scheduler */
 ERL_NIF_TERM enif_schedule_nif(ErlNifEnv *env, const char *name, int flags,
                                ERL_NIF_TERM (*fp)(ErlNifEnv *, int, const ERL_NIF_TERM[]), int argc, const ERL_NIF_TERM argv[]) {
     (void)name;
-    if (flags & ~(ERL_NIF_DIRTY_JOB_CPU_BOUND | ERL_NIF_DIRTY_JOB_IO_BOUND)) return enif_make_badarg(env);
+    if (flags != 0 && flags != ERL_NIF_DIRTY_JOB_CPU_BOUND && flags != ERL_NIF_DIRTY_JOB_IO_BOUND) return enif_make_badarg(env);
     if (flags) __atomic_add_fetch(&jb_dirty_jobs, 1, __ATOMIC_RELAXED);
     ERL_NIF_TERM *a = jb_alloc(env, (size_t)(argc ? argc : 1) * sizeof(ERL_NIF_TERM));
     if (argc) memcpy(a, argv, (size_t)argc * sizeof *a);
@@ -209,8 +223,15 @@ ERL_NIF_TERM enif_schedule_nif(ErlNifEnv *env, const char *name, int flags,
 int enif_consume_timeslice(ErlNifEnv *env, int percent) { (void)env; (void)percent; return 0; }
 
 ErlNifUInt64 enif_hash(ErlNifHash type, ERL_NIF_TERM term, ErlNifUInt64 salt) {
-    /* not OTP's hash functions: a stable FNV-1a over the printed term */
-    (void)type;
+    if (type == ERL_NIF_PHASH2) {   /* erlang:phash2/1 exactly (salt ignored, as erts) */
+        if (!jb_cb.phash2) return 0;
+        ErlNifEnv tmp; memset(&tmp, 0, sizeof tmp);
+        uint64_t h = jb_serialize(&tmp, term) ? jb_cb.phash2(tmp.out, tmp.outlen) : 0;
+        free(tmp.out);
+        return h;
+    }
+    /* ERL_NIF_INTERNAL_HASH (values unspecified by erts, stable within this VM): FNV-1a over
+     * the printed term and the salt */
     char buf[1024];
     int n = jb_print(buf, sizeof buf, term);
     uint64_t h = 1469598103934665603ULL ^ salt;

@@ -14,6 +14,8 @@ import org.jbeam.nif.NifLoadException;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
 import org.jbeam.runtime.Runtime;
+import org.jbeam.runtime.SignalSink;
+import org.jbeam.runtime.Signals;
 import org.jbeam.term.*;
 
 /**
@@ -68,6 +70,27 @@ final class LoadNif {
             }
 
             @Override public ERef makeRef() { return vm.makeRef(); }
+
+            @Override public Term whereis(EAtom name) { return vm.registry.whereis(name); }
+
+            // A resource's monitor sits in the target's monitoredBy like a process's, with a
+            // watcher pid that is no process: its sink runs the down callback when the target exits.
+            @Override public boolean monitor(ERef ref, EPid target, Runnable onDown) {
+                if (!(target.process instanceof ErlProcess other)) return false;
+                EPid watcher = new EPid(EAtom.NONODE, 0, 0, 0);
+                watcher.process = (SignalSink) s -> { if (s instanceof Signals.Down) onDown.run(); };
+                ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, watcher, target, target, false);
+                synchronized (other) {
+                    if (!other.isAlive()) return false;
+                    other.monitoredBy.put(ref, mon);
+                }
+                return true;
+            }
+
+            @Override public boolean demonitor(ERef ref, EPid target) {
+                if (!(target.process instanceof ErlProcess other)) return false;
+                synchronized (other) { return other.monitoredBy.remove(ref) != null; }
+            }
         };
     }
 }

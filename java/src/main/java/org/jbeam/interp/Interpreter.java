@@ -466,6 +466,21 @@ public final class Interpreter {
             setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
             return awaitAsync(org.jbeam.runtime.ProcessTable.PC_AWAIT);
         }
+        if (t.then != null) {
+            if (t.yieldFirst) {
+                // Park on an already completed call whose outcome is the continuation, and let
+                // the process go to the back of the run queue: the await instruction runs it.
+                org.jbeam.runtime.AsyncCall c = p.beginAsync();
+                c.complete(Trap.then(t.then));
+                if (ret != null) push(ret);
+                setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
+                return preemptAt(org.jbeam.runtime.ProcessTable.PC_AWAIT, 0);
+            }
+            Term r = t.then.get();
+            if (r instanceof Trap t2) return trap(t2, ret, pc);
+            x[0] = r;
+            return ret != null ? pc : doReturn();
+        }
         Term[] args = t.args;
         System.arraycopy(args, 0, x, 0, args.length);
         if (t.hibernate) {
@@ -494,6 +509,7 @@ public final class Interpreter {
         if (o == null) throw new Preempt(suspend(pc, 0, WAITING));
         proc.pendingCall = null;
         if (o instanceof ErlangException ex) throw ex;
+        if (o instanceof Trap t) return trap(t, null, pc);   // e.g. a continuation back on this scheduler
         x[0] = (Term) o;
         return doReturn();
     }

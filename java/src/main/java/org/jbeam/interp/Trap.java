@@ -22,15 +22,35 @@ public final class Trap extends Term {
     /** erlang:hibernate/3: drop the stack, wait for a message, then call the export. */
     public final boolean hibernate;
 
+    /**
+     * A native continuation: run on the process's scheduler thread, its result (a term or
+     * another trap) is the native call's result. Lets work on another thread (a dirty NIF
+     * whose next step belongs on a normal scheduler) complete an {@link AsyncCall} with "continue here".
+     */
+    public final java.util.function.Supplier<Term> then;
+    /** With {@link #then}: give the scheduler to other processes before running it (a yielding NIF). */
+    public final boolean yieldFirst;
+
     private Trap(Export export, EFun fun, Term[] args) { this(export, fun, args, false); }
 
     private Trap(Export export, EFun fun, Term[] args, boolean hibernate) {
-        this.export = export; this.fun = fun; this.args = args; this.hibernate = hibernate; this.awaiting = null;
+        this.export = export; this.fun = fun; this.args = args; this.hibernate = hibernate; this.awaiting = null; this.then = null; this.yieldFirst = false;
+    }
+
+    private Trap(java.util.function.Supplier<Term> then, boolean yieldFirst) {
+        this.export = null; this.fun = null; this.args = null; this.hibernate = false; this.awaiting = null; this.then = then;
+        this.yieldFirst = yieldFirst;
     }
 
     private Trap(AsyncCall call) {
-        this.export = null; this.fun = null; this.args = null; this.hibernate = false; this.awaiting = call;
+        this.export = null; this.fun = null; this.args = null; this.hibernate = false; this.awaiting = call; this.then = null; this.yieldFirst = false;
     }
+
+    /** Continue the native call on the scheduler thread with {@code k} (see {@link #then}). */
+    public static Trap then(java.util.function.Supplier<Term> k) { return new Trap(k, false); }
+
+    /** Yield the scheduler, then continue the native call with {@code k} (enif_schedule_nif with flags 0). */
+    public static Trap yieldThen(java.util.function.Supplier<Term> k) { return new Trap(k, true); }
 
     /** The process parks until {@code call} completes, then the call returns its result. */
     public static Trap await(AsyncCall call) {

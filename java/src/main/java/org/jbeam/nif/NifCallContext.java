@@ -34,22 +34,36 @@ final class NifCallContext {
         in = inArena.allocate(size, 16);
     }
 
+    /** One spare context per thread: the common case (a scheduler calling NIFs) skips the shared pool. */
+    private static final ThreadLocal<NifCallContext[]> SPARE = ThreadLocal.withInitial(() -> new NifCallContext[1]);
+
     static NifCallContext acquire() {
-        NifCallContext c = POOL.poll();
+        NifCallContext[] spare = SPARE.get();
+        NifCallContext c = spare[0];
+        if (c != null) { spare[0] = null; return c; }
+        c = POOL.poll();
         return c != null ? c : new NifCallContext();
     }
 
+    /**
+     * Buffers up to this size stay with a pooled context: closing a shared arena is costly (a
+     * handshake with every thread), so a context used for 1 MiB inputs must not reallocate per call.
+     */
+    private static final long KEEP = 16L << 20;
+
     void release() {
         codec.reset();
-        if (codec.buf.length > 1 << 20) codec.buf = new byte[256];
-        if (in.byteSize() > 1 << 20) newInput(1024);
-        POOL.offer(this);
+        if (codec.buf.length > KEEP) codec.buf = new byte[256];
+        if (in.byteSize() > KEEP) newInput(1024);
+        NifCallContext[] spare = SPARE.get();
+        if (spare[0] == null) spare[0] = this;
+        else POOL.offer(this);
     }
 
     /** Copies the encoded bytes to native memory; returns the native input. */
     MemorySegment input() {
         int n = codec.pos;
-        if (n > in.byteSize()) newInput(Math.max(n, in.byteSize() * 2));
+        if (n > in.byteSize()) newInput(Math.max(n + (n >> 3), in.byteSize() * 2));
         MemorySegment.copy(codec.buf, 0, in, ValueLayout.JAVA_BYTE, 0, n);
         return in;
     }

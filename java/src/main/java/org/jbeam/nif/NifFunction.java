@@ -3,23 +3,43 @@ package org.jbeam.nif;
 import java.lang.foreign.MemorySegment;
 
 import org.jbeam.bindings.nif.JbeamNif;
+import org.jbeam.interp.Trap;
+import org.jbeam.runtime.AsyncCall;
+import org.jbeam.runtime.DirtyPools;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
+import org.jbeam.term.EAtom;
+import org.jbeam.term.EBitString;
+import org.jbeam.term.ECons;
+import org.jbeam.term.ENil;
+import org.jbeam.term.ETuple;
 import org.jbeam.term.Term;
 
 /**
  * One native function of a loaded NIF library ({@code ErlNifFunc}). {@link #call} encodes the
  * arguments, runs the function (and any functions it schedules with enif_schedule_nif) in a
  * native env, and decodes the result; exceptions raised by the NIF become {@link ErlangException}s.
+ *
+ * <p>Dirty scheduling (ADR 0008): a function flagged ERL_NIF_DIRTY_JOB_CPU/IO_BOUND, or a
+ * continuation scheduled with those flags, runs on the VM's dirty CPU/IO pool while the calling
+ * process is suspended on an {@link AsyncCall}; a continuation scheduled with flags 0 from a
+ * dirty thread comes back to the process's scheduler ({@link Trap#then}). The call's env and
+ * input buffer ({@link NifCallContext}) travel with the call and are used by one thread at a time.
  */
 public final class NifFunction {
     /** ERL_NIF_DIRTY_JOB_CPU_BOUND / IO_BOUND in {@link #flags}. */
     public static final int DIRTY_CPU = 1, DIRTY_IO = 2;
+    /** jbeam_call/jbeam_resume status: the continuation wants a thread of kind {@code status & 3}. */
+    private static final int RESCHEDULE = 16;
+    /** Mode bit: a normal scheduler whose process can yield, so flags-0 continuations come back to Java. */
+    private static final int MAY_YIELD = 4;
+    /** Status bit: the env was cleared natively already (see nif_codec.c finish). */
+    private static final int CLEARED = 64;
 
     public final NifLibrary library;
     public final String name;
     public final int arity;
-    /** ErlNifFunc.flags: 0 or a dirty-scheduler flag (run on the calling thread for now). */
+    /** ErlNifFunc.flags: 0 or a dirty-scheduler flag. */
     public final int flags;
     final MemorySegment fptr;
 
@@ -31,29 +51,119 @@ public final class NifFunction {
 
     /**
      * Calls the NIF. {@code proc} is the calling process (what enif_self returns), or null.
+     * When {@code proc} is running in an interpreter, dirty work is moved to the dirty pools and
+     * this returns a {@link Trap} the interpreter suspends on; otherwise (no process, tests) all
+     * steps run on the calling thread.
      * @throws ErlangException error:Reason for enif_make_badarg (badarg) and enif_raise_exception
      */
     public Term call(ErlProcess proc, Term... args) {
         if (args.length != arity) throw ErlangException.badarg();
         NifCallContext c = NifCallContext.acquire();
-        boolean envDirty = false;
         try {
             for (Term a : args) c.codec.encode(a);
+        } catch (RuntimeException | Error e) {
+            c.release();
+            throw e;
+        }
+        long self = proc == null ? 0 : selfId(proc);
+        if (flags != 0 && canSuspend(proc)) return dispatch(proc, c, args, flags, self, true);
+        return proceed(proc, c, args, start(c, self, canSuspend(proc) ? MAY_YIELD : 0));
+    }
+
+    private record Self(ErlProcess proc, long id) {}
+    private static volatile Self lastSelf = new Self(null, 0);
+
+    /** The caller's opaque pid id (enif_self), with the last caller cached: a loop calling NIFs skips the table. */
+    private static long selfId(ErlProcess proc) {
+        Self s = lastSelf;
+        if (s.proc == proc) return s.id;
+        long id = NifOpaque.id(proc.pid);
+        lastSelf = new Self(proc, id);
+        return id;
+    }
+
+    private static boolean canSuspend(ErlProcess proc) { return proc != null && proc.interpreter != null; }
+
+    /** First step: decode the arguments into the env and run the function on this thread (of kind {@code mode}). */
+    private int start(NifCallContext c, long self, int mode) {
+        try {
             MemorySegment in = c.input();
-            long self = proc == null ? 0 : NifOpaque.id(proc.pid);
-            envDirty = true;
-            int st = (int) JbeamNif.CALL.invokeExact(c.env, library.privp, self, fptr, arity, in, (long) c.codec.pos,
-                    c.outs, c.outs.asSlice(8));
+            return (int) JbeamNif.CALL.invokeExact(c.env, library.privp, self, fptr, arity, in, (long) c.codec.pos,
+                    c.outs, c.outs.asSlice(8), mode);
+        } catch (Throwable t) {
+            c.clearEnv(); c.release();
+            throw rethrow(t);
+        }
+    }
+
+    /** A later step: run the env's scheduled continuation on this thread (of kind {@code mode}). */
+    private static int resume(NifCallContext c, int mode) {
+        try {
+            return (int) JbeamNif.RESUME.invokeExact(c.env, mode, c.outs, c.outs.asSlice(8));
+        } catch (Throwable t) {
+            c.clearEnv(); c.release();
+            throw rethrow(t);
+        }
+    }
+
+    /** On the process's scheduler (or with no process): runs normal steps here until the call ends or goes dirty. */
+    private Term proceed(ErlProcess proc, NifCallContext c, Term[] args, int st) {
+        while (st >= RESCHEDULE && st < CLEARED) {
+            int k = st & 3;
+            if (k != 0 && canSuspend(proc)) return dispatch(proc, c, args, k, 0, false);
+            // flags 0: a yielding NIF; as in erts, other processes run before its next step
+            if (canSuspend(proc)) return Trap.yieldThen(() -> proceed(proc, c, args, resume(c, MAY_YIELD)));
+            st = resume(c, k);
+        }
+        return finish(c, st, args);
+    }
+
+    /** Moves the call to the dirty pool of kind {@code mode}; the process waits for the outcome. */
+    private Trap dispatch(ErlProcess proc, NifCallContext c, Term[] args, int mode, long self, boolean first) {
+        AsyncCall call = proc.beginAsync();
+        proc.vm.dirty.execute(mode == DIRTY_CPU ? DirtyPools.Kind.CPU : DirtyPools.Kind.IO, () -> {
+            Object outcome;
+            try {
+                int st = first ? start(c, self, mode) : resume(c, mode);
+                // Another kind of thread wanted: continue via the process's scheduler, which
+                // either runs the step itself (flags 0) or dispatches to the other pool.
+                outcome = st >= RESCHEDULE && st < CLEARED ? Trap.then(() -> proceed(proc, c, args, st)) : finish(c, st, args);
+            } catch (ErlangException e) {
+                outcome = e;
+            } catch (RuntimeException | Error e) {
+                proc.vm.logInternal(e);
+                outcome = ErlangException.error(ETuple.of(EAtom.of("dirty_job_failed"), EBitString.ofUtf8(String.valueOf(e))));
+            }
+            boolean delivered = outcome instanceof ErlangException e ? call.fail(e) : call.complete((Term) outcome);
+            if (!delivered && outcome instanceof Trap) { c.clearEnv(); c.release(); }   // the process died mid-call
+        });
+        return Trap.await(call);
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) return r;
+        if (t instanceof Error e) throw e;
+        return new IllegalStateException(t);
+    }
+
+    /** Reads the final result (or exception) and gives the context back. */
+    private Term finish(NifCallContext c, int st, Term[] args) {
+        boolean cleared = st >= 0 && (st & CLEARED) != 0;
+        if (cleared) st &= ~CLEARED;
+        try {
             if (st < 0) throw new IllegalStateException("NIF " + this + ": " + (st == -1 ? "bad argument encoding" : "unencodable result"));
             Term t = NifCodec.decode(c.output());
-            if (st == 1) throw ErlangException.error(t);
+            if (st == 1) {
+                ErlangException e = ErlangException.error(t);
+                // OTP's frame: the NIF itself, with its arguments (also when raised on a dirty thread).
+                e.frameModule = EAtom.of(library.module); e.frameFunction = EAtom.of(name); e.frameArgs = ECons.of(args);
+                e.errorInfo = ENil.NIL;
+                e.skipCurrentFrame = true;   // the stub the NIF replaced is not a frame of its own
+                throw e;
+            }
             return t;
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
         } finally {
-            if (envDirty) c.clearEnv();
+            if (!cleared) c.clearEnv();
             c.release();
         }
     }

@@ -19,6 +19,18 @@ public interface NifHost {
     /** A new unique reference. */
     ERef makeRef();
 
+    /**
+     * Monitors {@code target} under {@code ref} for a NIF resource: {@code onDown} runs once, on
+     * any thread, when the target exits. False when the target is not alive (no monitor made).
+     */
+    default boolean monitor(ERef ref, EPid target, Runnable onDown) { return false; }
+
+    /** The pid or port registered under {@code name}, or null (enif_whereis_pid). */
+    default Term whereis(EAtom name) { return null; }
+
+    /** Removes a monitor made by {@link #monitor}; false when it was not active. */
+    default boolean demonitor(ERef ref, EPid target) { return false; }
+
     /** The default host: sends go nowhere (reported as failed), refs are locally unique. */
     NifHost NONE = new NifHost() {
         private final AtomicLong n = new AtomicLong(1);

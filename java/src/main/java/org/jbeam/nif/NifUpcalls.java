@@ -19,7 +19,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The few calls native code makes into Java (ADR 0006): whether an atom exists (for
- * enif_make_existing_atom of a name the native table has not seen), enif_send, enif_make_ref.
+ * enif_make_existing_atom of a name the native table has not seen), enif_send, enif_make_ref,
+ * process monitors ({@link NifMonitors}), the external term format and whereis ({@link NifTerms}).
  * Installed once; they never let an exception escape into native code.
  */
 final class NifUpcalls {
@@ -43,6 +44,30 @@ final class NifUpcalls {
                     lookup.findStatic(NifUpcalls.class, "makeRef", MethodType.methodType(long.class)),
                     FunctionDescriptor.of(JAVA_LONG), Arena.global());
             JbeamNif.SET_CALLBACKS.invokeExact(atomExists, send, makeRef);
+            MemorySegment monitor = linker.upcallStub(
+                    lookup.findStatic(NifMonitors.class, "monitor", MethodType.methodType(int.class, MemorySegment.class, long.class, MemorySegment.class)),
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS), Arena.global());
+            MemorySegment demonitor = linker.upcallStub(
+                    lookup.findStatic(NifMonitors.class, "demonitor", MethodType.methodType(int.class, long.class)),
+                    FunctionDescriptor.of(JAVA_INT, JAVA_LONG), Arena.global());
+            MemorySegment demonitorAll = linker.upcallStub(
+                    lookup.findStatic(NifMonitors.class, "demonitorAll", MethodType.methodType(void.class, MemorySegment.class)),
+                    FunctionDescriptor.ofVoid(ADDRESS), Arena.global());
+            JbeamNif.SET_MONITOR_CALLBACKS.invokeExact(monitor, demonitor, demonitorAll);
+            MemorySegment toEtf = linker.upcallStub(
+                    lookup.findStatic(NifTerms.class, "toEtf", MethodType.methodType(int.class, MemorySegment.class, long.class, MemorySegment.class, MemorySegment.class)),
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS), Arena.global());
+            MemorySegment fromEtf = linker.upcallStub(
+                    lookup.findStatic(NifTerms.class, "fromEtf", MethodType.methodType(int.class, MemorySegment.class, long.class, int.class,
+                            MemorySegment.class, MemorySegment.class, MemorySegment.class)),
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, ADDRESS), Arena.global());
+            MemorySegment whereis = linker.upcallStub(
+                    lookup.findStatic(NifTerms.class, "whereis", MethodType.methodType(int.class, int.class, MemorySegment.class)),
+                    FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), Arena.global());
+            MemorySegment phash2 = linker.upcallStub(
+                    lookup.findStatic(NifTerms.class, "phash2", MethodType.methodType(long.class, MemorySegment.class, long.class)),
+                    FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG), Arena.global());
+            JbeamNif.SET_TERM_CALLBACKS.invokeExact(toEtf, fromEtf, whereis, phash2);
         } catch (Throwable t) { throw new ExceptionInInitializerError(t); }
     }
 

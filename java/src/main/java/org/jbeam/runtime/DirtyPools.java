@@ -66,6 +66,18 @@ public final class DirtyPools {
         return call;
     }
 
+    /**
+     * Runs {@code task} on the {@code kind} pool, for natives that manage their {@link AsyncCall}
+     * themselves (a NIF whose continuation moves between pools and the process's scheduler, and
+     * which must release native state when {@code complete} reports the process gone).
+     */
+    public void execute(Kind kind, Runnable task) {
+        (kind == Kind.CPU ? cpu : io).execute(() -> {
+            running.incrementAndGet();
+            try { task.run(); } finally { running.decrementAndGet(); }
+        });
+    }
+
     public void shutdown() {
         cpu.shutdownNow();
         io.shutdownNow();

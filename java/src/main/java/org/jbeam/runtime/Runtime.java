@@ -107,6 +107,7 @@ public final class Runtime {
 
     void sendSignal(EPid pid, Signals.Signal s) {
         if (pid.process instanceof ErlProcess p) p.deliver(s);
+        else if (pid.process instanceof SignalSink k) k.signal(s);
     }
 
     /** Delivers an exit signal (exit/2, link breakage) to {@code target}. */

@@ -53,7 +53,7 @@ class NifRuntimeTest {
         Path so = NifTestLibs.nativeDir().resolve("libjbeam_test_nif_missing.so");
         NifLoadException e = assertThrows(NifLoadException.class, () -> NifLibrary.load(so, "jbeam_test_nif_missing", ENil.NIL));
         assertEquals("load_failed", e.kind.name);
-        assertTrue(e.getMessage().contains("undefined symbol: enif_ioq_create"), e.getMessage());
+        assertTrue(e.getMessage().contains("undefined symbol: enif_set_option"), e.getMessage());
     }
 
     @Test void functionTableAndPriv() {

@@ -74,6 +74,14 @@ class OtpNifTest {
         NifLibrary lib = NifLibrary.load(so, "crypto", info);
         NifFunction hash = lib.function("hash_nif", 2), init = lib.function("hash_init_nif", 1),
                 update = lib.function("hash_update_nif", 2), fin = lib.function("hash_final_nif", 1);
+        // crypto's RSA key generation moves itself to a dirty CPU scheduler (enif_schedule_nif);
+        // with no process to suspend (here) the continuation runs inline, in a VM on the dirty pool.
+        // (pbkdf2_hmac_nif is a plain NIF in OTP 25's crypto: flags 0, no rescheduling.)
+        long dirty = NifLibrary.dirtyJobs();
+        Term key = lib.function("rsa_generate_key_nif", 2).call(null, i(1024), EBitString.of(new byte[] {1, 0, 1}));
+        org.junit.jupiter.api.Assertions.assertTrue(key instanceof ECons, "rsa key: " + key);
+        org.junit.jupiter.api.Assertions.assertEquals(dirty + 1, NifLibrary.dirtyJobs());
+        org.junit.jupiter.api.Assertions.assertEquals(0, lib.function("pbkdf2_hmac_nif", 5).flags);
         byte[] large = new byte[100_000];
         for (int k = 0; k < large.length; k++) large[k] = (byte) (k * 7);
         List<Term> inputs = List.of(bin(), EBitString.ofLatin1("abc"), EBitString.ofLatin1("The quick brown fox jumps over the lazy dog"),

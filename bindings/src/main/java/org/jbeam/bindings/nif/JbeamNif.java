@@ -95,9 +95,11 @@ public final class JbeamNif {
     public static final MethodHandle ENV_FREE = fn("jbeam_env_free", FunctionDescriptor.ofVoid(ADDRESS));
     /** {@code void jbeam_env_clear(ErlNifEnv *)} */
     public static final MethodHandle ENV_CLEAR = fn("jbeam_env_clear", FunctionDescriptor.ofVoid(ADDRESS));
-    /** {@code int jbeam_call(env, void **privp, uint64 self, fptr, int argc, const uint8 *in, size_t inlen, const uint8 **out, size_t *outlen)} */
+    /** {@code int jbeam_call(env, void **privp, uint64 self, fptr, int argc, const uint8 *in, size_t inlen, const uint8 **out, size_t *outlen, int mode)} */
     public static final MethodHandle CALL = fn("jbeam_call", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG,
-            ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
+            ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, JAVA_INT));
+    /** {@code int jbeam_resume(env, int mode, const uint8 **out, size_t *outlen)}: continues a rescheduled call */
+    public static final MethodHandle RESUME = fn("jbeam_resume", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
     /** {@code int jbeam_call_load(env, void **privp, load_fp, const uint8 *in, size_t inlen)} */
     public static final MethodHandle CALL_LOAD = fn("jbeam_call_load", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
     /** {@code int jbeam_call_upgrade(env, void **privp, void **old_privp, upgrade_fp, const uint8 *in, size_t inlen)} */
@@ -106,6 +108,14 @@ public final class JbeamNif {
     public static final MethodHandle CALL_UNLOAD = fn("jbeam_call_unload", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
     /** {@code void jbeam_set_callbacks(atom_exists, send, make_ref)} */
     public static final MethodHandle SET_CALLBACKS = fn("jbeam_set_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
+    /** {@code void jbeam_set_term_callbacks(to_etf, from_etf, whereis, phash2)} */
+    public static final MethodHandle SET_TERM_CALLBACKS = fn("jbeam_set_term_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    /** {@code void *jbeam_malloc(size_t)}: buffers handed to C, which frees them */
+    public static final MethodHandle MALLOC = fn("jbeam_malloc", FunctionDescriptor.of(ADDRESS, JAVA_LONG));
+    /** {@code void jbeam_set_monitor_callbacks(monitor, demonitor, demonitor_all)} */
+    public static final MethodHandle SET_MONITOR_CALLBACKS = fn("jbeam_set_monitor_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
+    /** {@code void jbeam_resource_down(void *res, uint64 pid_id, uint64 mon_id)} */
+    public static final MethodHandle RESOURCE_DOWN = fn("jbeam_resource_down", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_LONG));
     /** {@code void jbeam_resource_keep(void *res)} / {@code jbeam_resource_release} */
     public static final MethodHandle RESOURCE_KEEP = fn("jbeam_resource_keep", FunctionDescriptor.ofVoid(ADDRESS));
     public static final MethodHandle RESOURCE_RELEASE = fn("jbeam_resource_release", FunctionDescriptor.ofVoid(ADDRESS));
