@@ -108,6 +108,22 @@ final class IoLoop {
     /** Wakes the poll thread so that closed channels' keys are deregistered (and their fds released). */
     void wakeup() { selector.wakeup(); }
 
+    private final java.util.concurrent.atomic.AtomicBoolean wakePending = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * As {@link #wakeup}, within a millisecond: closes in a burst (an accept loop, many owners exiting)
+     * share one wakeup instead of an eventfd write and a poll-thread switch each. A busy poll thread
+     * deregisters them on its next round anyway.
+     */
+    void wakeupSoon() {
+        if (!wakePending.getAndSet(true)) {
+            timers.schedule(() -> {
+                wakePending.set(false);
+                selector.wakeup();
+            }, 1, TimeUnit.MILLISECONDS);
+        }
+    }
+
     /** Waits (briefly, bounded) until the poll thread has dropped a cancelled channel's registration. */
     void awaitDeregistered(SelectableChannel ch) {
         if (Thread.currentThread() == thread) return;

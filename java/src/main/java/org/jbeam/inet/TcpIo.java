@@ -52,7 +52,7 @@ abstract class TcpIo implements IoLoop.Handler {
     SocketChannel ch;
     ServerSocketChannel srv;
     SelectionKey key;
-    boolean connected, readEof, closedDone, closeReported, shutWrPending, writeShut;
+    boolean connected, readEof, closedDone, closeReported, shutWrPending, writeShut, timeoutClosed;
     InetOptions opts = new InetOptions();
     private byte[] in = new byte[1024];
     private int inLen;
@@ -76,12 +76,15 @@ abstract class TcpIo implements IoLoop.Handler {
     void updateInterest() {
         if (key == null || !key.isValid()) return;
         int ops = extraInterest();
+        IoLoop loop = IoLoop.get();
+        boolean poll = loop.onPollThread();
         if (ch != null && connected && !closedDone) {
-            if (!readEof && (wantsData() || inLen < READ_AHEAD)) ops |= SelectionKey.OP_READ;
+            // Read-ahead interest is taken on the poll thread only (free there); a caller thread adds
+            // read interest when someone waits for data, which costs a poll-thread wakeup.
+            if (!readEof && (wantsData() || poll && inLen < READ_AHEAD)) ops |= SelectionKey.OP_READ;
             if (!outQ.isEmpty()) ops |= SelectionKey.OP_WRITE;
         }
-        IoLoop loop = IoLoop.get();
-        if (loop.onPollThread()) loop.interest(key, ops);
+        if (poll) loop.interest(key, ops);
         else loop.addInterest(key, ops);
     }
 
@@ -326,8 +329,9 @@ abstract class TcpIo implements IoLoop.Handler {
     }
 
     private Term send(Waiter w, byte[] data) {
+        // erts answers enotconn on a socket its send_timeout_close closed (no delayed-close flag set).
         if (!connected || closedDone || writeShut || shutWrPending)
-            return ETuple.of(ERROR, closeReported || closedDone || writeShut ? CLOSED : EAtom.of("enotconn"));
+            return ETuple.of(ERROR, !timeoutClosed && (closeReported || closedDone || writeShut) ? CLOSED : EAtom.of("enotconn"));
         byte[] h = Packet.header(opts.packet, data.length);
         if (h == null) return ETuple.of(ERROR, EAtom.of("emsgsize"));
         if (h.length > 0) outQ.add(ByteBuffer.wrap(h));
@@ -351,7 +355,7 @@ abstract class TcpIo implements IoLoop.Handler {
     private synchronized void sendTimeout(Waiter w) {
         if (!waitingSenders.remove(w)) return;
         reply(w, ETuple.of(ERROR, TIMEOUT));
-        if (opts.sendTimeoutClose) closeChannel();
+        if (opts.sendTimeoutClose) { timeoutClosed = true; closeChannel(); }
     }
 
     private void reply(Waiter w, Term status) {
@@ -433,7 +437,7 @@ abstract class TcpIo implements IoLoop.Handler {
             // closing anyway
         }
         if (key != null) key.cancel();
-        IoLoop.get().wakeup();
+        IoLoop.get().wakeupSoon();
     }
 
     /** The port closed: pending recvs fail, queued output is still written (linger) before the socket closes. */
