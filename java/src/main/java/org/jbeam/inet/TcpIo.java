@@ -208,7 +208,8 @@ abstract class TcpIo implements IoLoop.Handler {
         if (port.isClosed() || closedDone) { updateInterest(); return; }
         while (true) {
             Recv r = recvs.peek();
-            if (r != null && r.call != null && r.call.process.pendingCall != r.call) { recvs.poll(); cancel(r); continue; }
+            // A recv whose caller died still takes its packet (complete() drops it), as erts sends the
+            // inet_async to the dead caller.
             if (r == null && opts.active == InetOptions.PASSIVE) break;
             int[] f = Packet.frame(in, inLen, opts.packet, opts.packetSize, r != null ? r.length : 0, opts.lineDelim);
             if (f == null) break;
