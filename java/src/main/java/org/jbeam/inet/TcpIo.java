@@ -167,11 +167,15 @@ abstract class TcpIo implements IoLoop.Handler {
         if (ch == null || readEof || closedDone) return;
         for (int round = 0; round < 16; round++) {
             if (in.length - inLen < 1024) in = java.util.Arrays.copyOf(in, in.length * 2);
-            int n = ch.read(ByteBuffer.wrap(in, inLen, in.length - inLen));
+            int room = in.length - inLen;
+            int n = ch.read(ByteBuffer.wrap(in, inLen, room));
             if (n < 0) { readEof = true; return; }
             if (n == 0) return;
             inLen += n;
             recvOct += n;
+            // A short read drained the socket: skip the read that would only say EAGAIN (epoll is
+            // level-triggered, so data or a FIN arriving later is reported again).
+            if (n < room) return;
         }
     }
 
