@@ -1,4 +1,5 @@
 -module(bench_nif_call).
+%% group: nif
 -export([run/0]).
 %% Per-call NIF overhead: 1M calls of a trivial NIF (add/2 of native/test_nif.c, a normal
 %% erl_nif library both VMs load; its stub module is built into target/erl-tests).

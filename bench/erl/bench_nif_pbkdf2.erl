@@ -1,4 +1,5 @@
 -module(bench_nif_pbkdf2).
+%% group: nif
 -export([run/0]).
 %% crypto:pbkdf2_hmac from 8 processes at once (20000 iterations each).
 run() ->

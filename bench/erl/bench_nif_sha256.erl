@@ -1,4 +1,5 @@
 -module(bench_nif_sha256).
+%% group: nif
 -export([run/0]).
 %% crypto.so throughput: sha256 over a 1 MiB binary, 50 times (OTP's crypto NIF, unmodified).
 run() ->

@@ -31,7 +31,7 @@ public final class PortBifs implements BifModule {
         t.bif2(E, "port_connect", (p, port, pid) -> {
             Ports.Port pt = p.vm.ports.get(port);
             if (pt == null || !(pid instanceof EPid np)) throw ErlangException.badarg();
-            pt.owner = np;
+            p.vm.ports.setOwner(pt, np);
             return EAtom.TRUE;
         });
         t.bif1(E, "port_info", (p, port) -> p.vm.ports.get(port) == null ? EAtom.UNDEFINED : ENil.NIL);

@@ -35,6 +35,7 @@ final class IoLoop {
     }
 
     private final Selector selector;
+    private final Thread thread;
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "jbeam-inet-timers");
         t.setDaemon(true);
@@ -47,8 +48,9 @@ final class IoLoop {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Thread t = Thread.ofPlatform().daemon(true).name("jbeam-inet-poll").start(this::run);
-        t.setUncaughtExceptionHandler((th, e) -> e.printStackTrace());
+        thread = Thread.ofPlatform().daemon(true).name("jbeam-inet-poll").unstarted(this::run);
+        thread.setUncaughtExceptionHandler((th, e) -> e.printStackTrace());
+        thread.start();
     }
 
     private void run() {
@@ -77,21 +79,54 @@ final class IoLoop {
         return k;
     }
 
-    /** Changes a key's interest set; the poll thread picks it up at once. */
+    /**
+     * Changes a key's interest set. Only a change that adds interest needs the poll thread awake (it may
+     * sleep in epoll_wait without the new bit); the wakeup (an eventfd write plus a context switch) is
+     * skipped on the poll thread itself and when bits are only removed.
+     */
     void interest(SelectionKey k, int ops) {
         if (k == null || !k.isValid()) return;
-        if (k.interestOps() != ops) {
+        int old = k.interestOps();
+        if (old != ops) {
             k.interestOps(ops);
-            selector.wakeup();
+            if ((ops & ~old) != 0 && Thread.currentThread() != thread) selector.wakeup();
         }
     }
+
+    /**
+     * Adds interest bits only: a bit no longer wanted is left set (removing it costs an epoll_ctl and
+     * adding it back a wakeup); the poll thread drops it when a readiness event finds nobody wanting it.
+     */
+    void addInterest(SelectionKey k, int ops) {
+        if (k == null || !k.isValid()) return;
+        int old = k.interestOps();
+        if ((old | ops) != old) interest(k, old | ops);
+    }
+
+    boolean onPollThread() { return Thread.currentThread() == thread; }
 
     /** Wakes the poll thread so that closed channels' keys are deregistered (and their fds released). */
     void wakeup() { selector.wakeup(); }
 
+    private final java.util.concurrent.atomic.AtomicBoolean wakePending = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * As {@link #wakeup}, within a millisecond: closes in a burst (an accept loop, many owners exiting)
+     * share one wakeup instead of an eventfd write and a poll-thread switch each. A busy poll thread
+     * deregisters them on its next round anyway.
+     */
+    void wakeupSoon() {
+        if (!wakePending.getAndSet(true)) {
+            timers.schedule(() -> {
+                wakePending.set(false);
+                selector.wakeup();
+            }, 1, TimeUnit.MILLISECONDS);
+        }
+    }
+
     /** Waits (briefly, bounded) until the poll thread has dropped a cancelled channel's registration. */
     void awaitDeregistered(SelectableChannel ch) {
-        if (Thread.currentThread().getName().equals("jbeam-inet-poll")) return;
+        if (Thread.currentThread() == thread) return;
         selector.wakeup();
         long end = System.nanoTime() + 200_000_000L;
         while (ch.isRegistered() && System.nanoTime() < end) {

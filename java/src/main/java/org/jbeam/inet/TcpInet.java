@@ -232,7 +232,7 @@ final class TcpInet extends TcpIo implements Ports.Driver {
                 }
             }
             if (k.isValid() && k.isWritable()) flush();
-            if (k.isValid() && k.isReadable()) readAvailable();
+            if (k.isValid() && k.isReadable()) readReady();
         } catch (IOException e) {
             ioFailed(e);
         }

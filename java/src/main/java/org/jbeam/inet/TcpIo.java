@@ -9,6 +9,8 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledFuture;
 
+import org.jbeam.interp.Trap;
+import org.jbeam.runtime.AsyncCall;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.Ports;
 import org.jbeam.runtime.Runtime;
@@ -25,8 +27,24 @@ abstract class TcpIo implements IoLoop.Handler {
             INET_ASYNC = EAtom.of("inet_async"), INET_REPLY = EAtom.of("inet_reply"), ERROR = EAtom.ERROR,
             TIMEOUT = EAtom.of("timeout"), CLOSED = EAtom.of("closed");
     static final int HIGH_WATERMARK = 8192, LOW_WATERMARK = 4096;
+    /**
+     * A connected socket keeps read interest while less than this is buffered, also in passive mode with
+     * no recv pending (erts deselects then): read interest then stays set across round trips, so a recv
+     * costs no epoll_ctl and no poll-thread wakeup, and a recv often finds its data already here. Beyond
+     * it the kernel buffers and the peer feels backpressure as with erts. See ADR 0007.
+     */
+    static final int READ_AHEAD = 64 * 1024;
 
-    private record Recv(EPid caller, int ref, int length, ScheduledFuture<?> timer) {}
+    /** A pending recv: answered by an inet_async message to caller, or by completing call (prim_inet:recv0 done natively). */
+    private record Recv(EPid caller, AsyncCall call, int ref, int length, ScheduledFuture<?> timer) {}
+
+    /** A sender whose status waits for the output queue to drain: an inet_reply message or a suspended native send. */
+    private static final class Waiter {
+        final EPid pid;
+        AsyncCall call;
+        ScheduledFuture<?> timer;
+        Waiter(EPid pid) { this.pid = pid; }
+    }
 
     final Runtime vm;
     final Ports.Port port;
@@ -34,14 +52,14 @@ abstract class TcpIo implements IoLoop.Handler {
     SocketChannel ch;
     ServerSocketChannel srv;
     SelectionKey key;
-    boolean connected, readEof, closedDone, closeReported, shutWrPending, writeShut;
+    boolean connected, readEof, closedDone, closeReported, shutWrPending, writeShut, timeoutClosed;
     InetOptions opts = new InetOptions();
     private byte[] in = new byte[1024];
     private int inLen;
     private final ArrayDeque<Recv> recvs = new ArrayDeque<>();
     private final ArrayDeque<ByteBuffer> outQ = new ArrayDeque<>();
     private long outBytes;
-    private final ArrayDeque<Object[]> waitingSenders = new ArrayDeque<>();
+    private final ArrayDeque<Waiter> waitingSenders = new ArrayDeque<>();
     private int refs;
     long recvCnt, recvMax, recvOct, sendCnt, sendMax, sendOct;
 
@@ -58,11 +76,24 @@ abstract class TcpIo implements IoLoop.Handler {
     void updateInterest() {
         if (key == null || !key.isValid()) return;
         int ops = extraInterest();
+        IoLoop loop = IoLoop.get();
+        boolean poll = loop.onPollThread();
         if (ch != null && connected && !closedDone) {
-            if (!readEof && (opts.active != InetOptions.PASSIVE || !recvs.isEmpty())) ops |= SelectionKey.OP_READ;
+            // Read-ahead interest is taken on the poll thread only (free there); a caller thread adds
+            // read interest when someone waits for data, which costs a poll-thread wakeup.
+            if (!readEof && (wantsData() || poll && inLen < READ_AHEAD)) ops |= SelectionKey.OP_READ;
             if (!outQ.isEmpty()) ops |= SelectionKey.OP_WRITE;
         }
-        IoLoop.get().interest(key, ops);
+        if (poll) loop.interest(key, ops);
+        else loop.addInterest(key, ops);
+    }
+
+    /** Someone takes data now: a pending passive recv or an active mode. */
+    boolean wantsData() { return opts.active != InetOptions.PASSIVE || !recvs.isEmpty(); }
+
+    /** Readiness on the poll thread: read when someone wants the data or the read-ahead has room. */
+    void readReady() throws IOException {
+        if (wantsData() || inLen < READ_AHEAD) readAvailable();
     }
 
     void applySocketOpts() {
@@ -105,15 +136,18 @@ abstract class TcpIo implements IoLoop.Handler {
         if (len != 0 && opts.packet != Packet.RAW) return InetCodec.error("einval");
         int ref = nextRef();
         ScheduledFuture<?> timer = time >= 0 ? IoLoop.get().after(time, () -> recvTimeout(ref)) : null;
-        recvs.add(new Recv(caller.pid, ref, len, timer));
-        if (time == 0) {
+        recvs.add(new Recv(caller.pid, null, ref, len, timer));
+        deliver();
+        if (!recvs.isEmpty()) {
+            // Try the socket on the caller's thread before waiting for the poll thread: under load the
+            // data is often there already, which saves a poll-thread wakeup and a thread hop.
             try {
                 readAvailable();
             } catch (IOException e) {
                 ioFailed(e);
             }
+            deliver();
         }
-        deliver();
         return InetCodec.ok((byte) (ref >>> 8), (byte) ref);
     }
 
@@ -121,7 +155,7 @@ abstract class TcpIo implements IoLoop.Handler {
         for (Recv r : recvs) {
             if (r.ref == ref) {
                 recvs.remove(r);
-                async(r.caller, ref, ETuple.of(ERROR, TIMEOUT));
+                answer(r, ETuple.of(ERROR, TIMEOUT));
                 updateInterest();
                 return;
             }
@@ -133,11 +167,15 @@ abstract class TcpIo implements IoLoop.Handler {
         if (ch == null || readEof || closedDone) return;
         for (int round = 0; round < 16; round++) {
             if (in.length - inLen < 1024) in = java.util.Arrays.copyOf(in, in.length * 2);
-            int n = ch.read(ByteBuffer.wrap(in, inLen, in.length - inLen));
+            int room = in.length - inLen;
+            int n = ch.read(ByteBuffer.wrap(in, inLen, room));
             if (n < 0) { readEof = true; return; }
             if (n == 0) return;
             inLen += n;
             recvOct += n;
+            // A short read drained the socket: skip the read that would only say EAGAIN (epoll is
+            // level-triggered, so data or a FIN arriving later is reported again).
+            if (n < room) return;
         }
     }
 
@@ -174,12 +212,14 @@ abstract class TcpIo implements IoLoop.Handler {
         if (port.isClosed() || closedDone) { updateInterest(); return; }
         while (true) {
             Recv r = recvs.peek();
+            // A recv whose caller died still takes its packet (complete() drops it), as erts sends the
+            // inet_async to the dead caller.
             if (r == null && opts.active == InetOptions.PASSIVE) break;
             int[] f = Packet.frame(in, inLen, opts.packet, opts.packetSize, r != null ? r.length : 0, opts.lineDelim);
             if (f == null) break;
             if (f[0] < 0) {
                 inLen = 0;
-                if (r != null) { recvs.poll(); cancel(r); async(r.caller, r.ref, ETuple.of(ERROR, EAtom.of("emsgsize"))); }
+                if (r != null) { recvs.poll(); cancel(r); answer(r, ETuple.of(ERROR, EAtom.of("emsgsize"))); }
                 else vm.sendTo(port.owner, ETuple.of(EAtom.of("tcp_error"), port.id, EAtom.of("emsgsize")));
                 continue;
             }
@@ -188,7 +228,7 @@ abstract class TcpIo implements IoLoop.Handler {
             if (r != null) {
                 recvs.poll();
                 cancel(r);
-                async(r.caller, r.ref, ETuple.of(EAtom.OK, data));
+                answer(r, ETuple.of(EAtom.OK, data));
             } else {
                 vm.sendTo(port.owner, ETuple.of(TCP, port.id, data));
                 if (opts.active == InetOptions.ONCE) opts.active = InetOptions.PASSIVE;
@@ -205,12 +245,17 @@ abstract class TcpIo implements IoLoop.Handler {
 
     private void cancel(Recv r) { if (r.timer != null) r.timer.cancel(false); }
 
+    private void answer(Recv r, Term status) {
+        if (r.call != null) r.call.complete(status);
+        else async(r.caller, r.ref, status);
+    }
+
     /** tcp_recv_closed: the peer closed (or reset) the connection and the buffered data is delivered. */
     private void peerClosed() {
         closeReported = true;
         inLen = 0;
         if (opts.active == InetOptions.PASSIVE) {
-            for (Recv r : recvs) { cancel(r); async(r.caller, r.ref, ETuple.of(ERROR, CLOSED)); }
+            for (Recv r : recvs) { cancel(r); answer(r, ETuple.of(ERROR, CLOSED)); }
             recvs.clear();
             if (opts.exitOnClose) closeChannel();
         } else {
@@ -222,13 +267,78 @@ abstract class TcpIo implements IoLoop.Handler {
 
     /** port_command: frame, queue and write; the caller's inet_reply waits while the queue is above the high watermark. */
     public synchronized void output(ErlProcess caller, byte[] data) {
-        EPid from = caller != null ? caller.pid : port.owner;
-        if (!connected || closedDone || writeShut || shutWrPending) {
-            reply(from, ETuple.of(ERROR, closeReported || closedDone || writeShut ? CLOSED : EAtom.of("enotconn")));
-            return;
+        Waiter w = new Waiter(caller != null ? caller.pid : port.owner);
+        Term status = send(w, data);
+        if (status == null) return;
+        reply(w, status);
+        if (status != EAtom.OK) deliver();
+    }
+
+    /**
+     * prim_inet:send/3 done natively (see {@link InetNatives}): the status at once, or the caller suspends
+     * (Trap.await) until the output queue drains below the low watermark or send_timeout fires.
+     */
+    synchronized Term sendDirect(ErlProcess caller, byte[] data, boolean nosuspend) {
+        if (nosuspend && outBytes > HIGH_WATERMARK && connected && !closedDone) return ETuple.of(ERROR, EAtom.of("busy"));
+        Waiter w = new Waiter(caller.pid);
+        Term status = send(w, data);
+        if (status == null) {
+            w.call = caller.beginAsync();
+            return Trap.await(w.call);
         }
+        if (status != EAtom.OK) deliver();
+        return status;
+    }
+
+    /**
+     * prim_inet:recv0/3 done natively: the status at once when the buffer or a non-blocking read has the
+     * data (no inet_async message, no receive), else the caller suspends until the poll thread completes it.
+     */
+    synchronized Term recvDirect(ErlProcess caller, int len, int time) {
+        if (opts.active != InetOptions.PASSIVE) return ETuple.of(ERROR, EAtom.of("einval"));
+        if (closedDone || !connected) return ETuple.of(ERROR, EAtom.of("enotconn"));
+        if (len != 0 && opts.packet != Packet.RAW) return ETuple.of(ERROR, EAtom.of("einval"));
+        if (recvs.isEmpty()) {
+            Term t = takeNow(len);
+            if (t == null) {
+                try {
+                    readAvailable();
+                } catch (IOException e) {
+                    ioFailed(e);
+                }
+                t = takeNow(len);
+            }
+            if (t != null) { updateInterest(); return t; }
+            if (readEof) {
+                if (!closeReported) peerClosed();
+                return ETuple.of(ERROR, CLOSED);
+            }
+            if (time == 0) return ETuple.of(ERROR, TIMEOUT);
+        }
+        int ref = nextRef();
+        ScheduledFuture<?> timer = time >= 0 ? IoLoop.get().after(time, () -> recvTimeout(ref)) : null;
+        AsyncCall c = caller.beginAsync();
+        recvs.add(new Recv(caller.pid, c, ref, len, timer));
+        updateInterest();
+        return Trap.await(c);
+    }
+
+    /** One packet from the receive buffer as a recv status, or null if none is complete. */
+    private Term takeNow(int len) {
+        int[] f = Packet.frame(in, inLen, opts.packet, opts.packetSize, len, opts.lineDelim);
+        if (f == null) return null;
+        if (f[0] < 0) { inLen = 0; return ETuple.of(ERROR, EAtom.of("emsgsize")); }
+        Term data = data(f[0], f[1]);
+        consume(f[1]);
+        return ETuple.of(EAtom.OK, data);
+    }
+
+    private Term send(Waiter w, byte[] data) {
+        // erts answers enotconn on a socket its send_timeout_close closed (no delayed-close flag set).
+        if (!connected || closedDone || writeShut || shutWrPending)
+            return ETuple.of(ERROR, !timeoutClosed && (closeReported || closedDone || writeShut) ? CLOSED : EAtom.of("enotconn"));
         byte[] h = Packet.header(opts.packet, data.length);
-        if (h == null) { reply(from, ETuple.of(ERROR, EAtom.of("emsgsize"))); return; }
+        if (h == null) return ETuple.of(ERROR, EAtom.of("emsgsize"));
         if (h.length > 0) outQ.add(ByteBuffer.wrap(h));
         outQ.add(ByteBuffer.wrap(data));
         outBytes += h.length + data.length;
@@ -238,39 +348,38 @@ abstract class TcpIo implements IoLoop.Handler {
             flush();
         } catch (IOException e) {
             ioFailed(e);
-            reply(from, ETuple.of(ERROR, CLOSED));
-            deliver();
-            return;
-        }
-        if (outBytes <= HIGH_WATERMARK) reply(from, EAtom.OK);
-        else {
-            ScheduledFuture<?> t = opts.sendTimeout >= 0 ? IoLoop.get().after(opts.sendTimeout, () -> sendTimeout(from)) : null;
-            waitingSenders.add(new Object[] {from, t});
+            return ETuple.of(ERROR, CLOSED);
         }
         updateInterest();
+        if (outBytes <= HIGH_WATERMARK) return EAtom.OK;
+        if (opts.sendTimeout >= 0) w.timer = IoLoop.get().after(opts.sendTimeout, () -> sendTimeout(w));
+        waitingSenders.add(w);
+        return null;
     }
 
-    private synchronized void sendTimeout(EPid from) {
-        for (Object[] w : waitingSenders) {
-            if (w[0] == from) {
-                waitingSenders.remove(w);
-                reply(from, ETuple.of(ERROR, TIMEOUT));
-                if (opts.sendTimeoutClose) { closeChannel(); }
-                return;
-            }
-        }
+    private synchronized void sendTimeout(Waiter w) {
+        if (!waitingSenders.remove(w)) return;
+        reply(w, ETuple.of(ERROR, TIMEOUT));
+        if (opts.sendTimeoutClose) { timeoutClosed = true; closeChannel(); }
     }
 
-    private void reply(EPid to, Term status) { vm.sendTo(to, ETuple.of(INET_REPLY, port.id, status)); }
+    private void reply(Waiter w, Term status) {
+        if (w.call != null) w.call.complete(status);
+        else vm.sendTo(w.pid, ETuple.of(INET_REPLY, port.id, status));
+    }
 
     private void failSenders() {
-        for (Object[] w : waitingSenders) {
-            if (w[1] instanceof ScheduledFuture<?> t) t.cancel(false);
-            reply((EPid) w[0], ETuple.of(ERROR, CLOSED));
-        }
-        waitingSenders.clear();
+        releaseSenders(ETuple.of(ERROR, CLOSED));
         outQ.clear();
         outBytes = 0;
+    }
+
+    private void releaseSenders(Term status) {
+        for (Waiter w : waitingSenders) {
+            if (w.timer != null) w.timer.cancel(false);
+            reply(w, status);
+        }
+        waitingSenders.clear();
     }
 
     void flush() throws IOException {
@@ -282,13 +391,7 @@ abstract class TcpIo implements IoLoop.Handler {
             if (b.hasRemaining()) break;
             outQ.poll();
         }
-        if (outBytes <= LOW_WATERMARK) {
-            for (Object[] w : waitingSenders) {
-                if (w[1] instanceof ScheduledFuture<?> t) t.cancel(false);
-                reply((EPid) w[0], EAtom.OK);
-            }
-            waitingSenders.clear();
-        }
+        if (outBytes <= LOW_WATERMARK && !waitingSenders.isEmpty()) releaseSenders(EAtom.OK);
         if (outQ.isEmpty()) {
             if (shutWrPending && ch != null && ch.isOpen()) { shutWrPending = false; writeShut = true; ch.shutdownOutput(); }
             if (port.isClosed()) closeChannel();
@@ -339,12 +442,12 @@ abstract class TcpIo implements IoLoop.Handler {
             // closing anyway
         }
         if (key != null) key.cancel();
-        IoLoop.get().wakeup();
+        IoLoop.get().wakeupSoon();
     }
 
     /** The port closed: pending recvs fail, queued output is still written (linger) before the socket closes. */
     void stopIo() {
-        for (Recv r : recvs) { cancel(r); async(r.caller, r.ref, ETuple.of(ERROR, CLOSED)); }
+        for (Recv r : recvs) { cancel(r); answer(r, ETuple.of(ERROR, CLOSED)); }
         recvs.clear();
         if (!outQ.isEmpty() && ch != null && ch.isOpen() && !closedDone) {
             IoLoop.get().after(5000, () -> { synchronized (this) { closeChannel(); } });

@@ -293,8 +293,13 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
 
     /** port_command: [Addr, AncLen:32, Anc, Data] (prim_inet:sendto); a connected socket ignores Addr. */
     @Override
-    public synchronized void output(ErlProcess caller, byte[] d) {
+    public void output(ErlProcess caller, byte[] d) {
         EPid from = caller != null ? caller.pid : port.owner;
+        vm.sendTo(from, ETuple.of(TcpIo.INET_REPLY, port.id, send(d)));
+    }
+
+    /** A port_command's work; returns the status its inet_reply carries (also prim_inet:send/3 done natively). */
+    synchronized Term send(byte[] d) {
         Term status;
         try {
             int alen = addrLen(d);
@@ -320,7 +325,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         } catch (IOException e) {
             status = ETuple.of(TcpIo.ERROR, EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e)));
         }
-        vm.sendTo(from, ETuple.of(TcpIo.INET_REPLY, port.id, status));
+        return status;
     }
 
     /** Length of the encoded address at the start of a sendto command (enc_value(set, addr, _)). */

@@ -21,7 +21,7 @@ final class PortMessages {
             vm.ports.close(port);
             vm.sendTo(sender, ETuple.of(portId, CLOSED));
         } else if (cmd instanceof ETuple c && c.arity() == 2 && c.get(0) == CONNECT && c.get(1) instanceof EPid np) {
-            port.owner = np;
+            vm.ports.setOwner(port, np);
             vm.sendTo(sender, ETuple.of(portId, CONNECTED));
         }
     }

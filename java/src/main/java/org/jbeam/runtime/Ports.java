@@ -48,6 +48,32 @@ public final class Ports {
 
     private final Runtime vm;
     private final ConcurrentHashMap<Long, Port> ports = new ConcurrentHashMap<>();
+    /** Open ports by owner: a process exit closes its own without scanning every port (10,000 sockets). */
+    private final ConcurrentHashMap<EPid, java.util.Set<Port>> byOwner = new ConcurrentHashMap<>();
+
+    private void own(Port p, EPid o) {
+        byOwner.compute(o, (k, s) -> {
+            if (s == null) s = ConcurrentHashMap.newKeySet();
+            s.add(p);
+            return s;
+        });
+    }
+
+    private void disown(Port p, EPid o) {
+        byOwner.computeIfPresent(o, (k, s) -> {
+            s.remove(p);
+            return s.isEmpty() ? null : s;
+        });
+    }
+
+    /** port_connect: {@code np} becomes the owner. */
+    public void setOwner(Port port, EPid np) {
+        EPid old = port.owner;
+        port.owner = np;
+        if (port.closed) return;
+        own(port, np);
+        if (!old.equals(np)) disown(port, old);
+    }
     private final AtomicLong next = new AtomicLong(0);
 
     Ports(Runtime vm) { this.vm = vm; }
@@ -67,6 +93,7 @@ public final class Ports {
         Port port = new Port(id, owner.pid, out, in, binary, eof);
         id.port = port;
         ports.put(id.id, port);
+        own(port, port.owner);
         if (in != null) startReader(port);
         return id;
     }
@@ -79,6 +106,7 @@ public final class Ports {
         port.driver = driver.apply(port);
         id.port = port;
         ports.put(id.id, port);
+        own(port, owner);
         return id;
     }
 
@@ -131,6 +159,7 @@ public final class Ports {
         if (port.closed) return;
         port.closed = true;
         ports.remove(port.id.id);
+        disown(port, port.owner);
         port.id.port = null;
         Driver d = port.driver;
         if (d != null) {
@@ -143,7 +172,9 @@ public final class Ports {
     }
 
     void closeOwnedBy(ErlProcess p) {
-        for (Port port : ports.values()) {
+        java.util.Set<Port> owned = byOwner.get(p.pid);
+        if (owned == null) return;
+        for (Port port : owned.toArray(new Port[0])) {
             if (port.owner.equals(p.pid)) {
                 close(port);
                 if (port.name != null) vm.registry.unregister(port.name);

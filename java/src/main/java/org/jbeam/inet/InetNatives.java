@@ -1,0 +1,88 @@
+package org.jbeam.inet;
+
+import org.jbeam.bif.BifModule;
+import org.jbeam.bif.BifTable;
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.ErlangException;
+import org.jbeam.runtime.IoData;
+import org.jbeam.runtime.Ports;
+import org.jbeam.term.*;
+
+/**
+ * prim_inet's data-path functions done natively for the emulated drivers (ADR 0007, "direct data
+ * path"). OTP's {@code prim_inet:send/3} is port_command + a receive of {inet_reply, S, Status};
+ * {@code prim_inet:recv0/3} is port_control(TCP_REQ_RECV) + a receive of {inet_async, S, Ref, Status}.
+ * Interpreted, that is two messages, a decoded control reply and a selective receive per call; here
+ * the driver answers the status directly and a call that must wait suspends on an AsyncCall
+ * (the suspension protocol) that the poll thread completes. Results are the same terms prim_inet
+ * returns, errors included ({error, einval} where its port_command/port_control would raise).
+ */
+public final class InetNatives implements BifModule {
+    private static final String M = "prim_inet";
+    private static final EAtom FORCE = EAtom.of("force"), NOSUSPEND = EAtom.of("nosuspend");
+
+    @Override
+    public void register(BifTable t) {
+        t.bif3(M, "send", InetNatives::send);
+        t.bif3(M, "recv0", InetNatives::recv0);
+    }
+
+    private static Term einval() { return ETuple.of(EAtom.ERROR, EAtom.of("einval")); }
+
+    /** send(S, Data, OptList) when is_port(S), is_list(OptList). */
+    private static Term send(ErlProcess p, Term s, Term data, Term optList) {
+        if (!(s instanceof EPort) || !(optList instanceof EList)) throw ErlangException.error(EAtom.FUNCTION_CLAUSE);
+        boolean nosuspend = false;
+        Term l = optList;
+        while (l instanceof ECons c) {
+            if (c.head == NOSUSPEND) nosuspend = true;
+            else if (c.head != FORCE) return einval();
+            l = c.tail;
+        }
+        if (l != ENil.NIL) return einval();
+        Ports.Port pt = p.vm.ports.get(s);
+        if (pt == null) return einval();
+        byte[] bytes;
+        try {
+            bytes = IoData.toBytes(data);
+        } catch (ErlangException e) {
+            return einval();
+        }
+        return switch (pt.driver) {
+            case TcpIo tcp -> tcp.sendDirect(p, bytes, nosuspend);
+            case UdpInet udp -> udp.send(bytes);
+            case null, default -> einval();
+        };
+    }
+
+    /** recv0(S, Length, Time) when is_port(S), is_integer(Length), Length >= 0 (Time: -1 for infinity). */
+    private static Term recv0(ErlProcess p, Term s, Term length, Term time) {
+        if (!(s instanceof EPort) || !isInteger(length) || length instanceof ESmall n && n.value < 0
+                || length instanceof EBig b && b.signum() < 0) throw ErlangException.error(EAtom.FUNCTION_CLAUSE);
+        if (!isInteger(time)) throw ErlangException.badarg();
+        // port_control's ?int32 encoding keeps the low 32 bits of both.
+        int len = (int) low64(length), ms = (int) low64(time);
+        if (low64(time) < 0) ms = -1;
+        Ports.Port pt = p.vm.ports.get(s);
+        if (pt == null) return einval();
+        if (pt.driver instanceof TcpIo tcp) return tcp.recvDirect(p, len, ms);
+        if (pt.driver == null) return einval();
+        byte[] req = new byte[8];
+        InetCodec.put32(req, 0, ms);
+        InetCodec.put32(req, 4, len);
+        Term r = pt.driver.control(p, TcpInet.MAGIC + TcpInet.TCP_REQ_RECV, req);
+        return r instanceof ECons c && c.head instanceof ESmall tag && tag.value == InetCodec.REP_OK ? einval() : errorOf(r);
+    }
+
+    /** An INET_REP_ERROR control reply as {error, Reason}. */
+    private static Term errorOf(Term reply) {
+        StringBuilder sb = new StringBuilder();
+        Term l = reply instanceof ECons c ? c.tail : ENil.NIL;
+        while (l instanceof ECons c && c.head instanceof ESmall ch) { sb.append((char) ch.value); l = c.tail; }
+        return ETuple.of(EAtom.ERROR, EAtom.of(sb.length() == 0 ? "einval" : sb.toString()));
+    }
+
+    private static boolean isInteger(Term t) { return t instanceof ESmall || t instanceof EBig; }
+
+    private static long low64(Term t) { return t instanceof ESmall n ? n.value : ((EBig) t).value.longValue(); }
+}
