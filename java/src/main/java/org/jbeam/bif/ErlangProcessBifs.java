@@ -248,7 +248,10 @@ public final class ErlangProcessBifs implements BifModule {
         p.vm.aliases.remove(ref, p.pid);
         if (m != null && m.target() instanceof EPid tp && tp.process instanceof ErlProcess other)
             synchronized (other) { other.monitoredBy.remove(ref); }
-        if (flush) p.flushDown(ref);
+        // An active monitor has not delivered its 'DOWN' (drain appends it only while the monitor
+        // is still held, and drops it once removed), so only an inactive one needs the O(queue)
+        // flush; gen_server:call's demonitor(Mref, [flush]) stays O(1) with a long mailbox.
+        if (flush && m == null) p.flushDown(ref);
         return info ? EAtom.of(m != null) : EAtom.TRUE;
     }
 

@@ -21,6 +21,15 @@ public final class Scheduler {
     public static final int SLICE = 4000;
     static final int MAX = 0, HIGH = 1, NORMAL = 2, LOW = 3;
     static final int LOW_EVERY = 8;
+    static final long PARK_NANOS = 10_000_000L;
+    private static final java.lang.invoke.VarHandle SLEEPING;
+    static {
+        try {
+            SLEEPING = java.lang.invoke.MethodHandles.lookup().findVarHandle(Worker.class, "sleeping", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Runtime vm;
     private final Worker[] workers;
@@ -104,17 +113,36 @@ public final class Scheduler {
         };
     }
 
-    /** Makes {@code p} (already RUNNABLE) eligible to run. */
+    /**
+     * Makes {@code p} (already RUNNABLE) eligible to run. From a scheduler thread it goes to that
+     * thread's own queue, and a sleeping worker is woken only when that queue holds a backlog: a
+     * process woken by a message (ring, call/reply) then runs on the thread that has the message
+     * in its cache, right after the sender stops, instead of paying an unpark and a cross-core
+     * hand-off per message. The backlog rule bounds the delay to one slice of the running process.
+     */
     void enqueue(ErlProcess p) {
-        Worker target = current.get();
-        if (target == null) target = workers[Math.floorMod(roundRobin.getAndIncrement(), workers.length)];
+        Worker self = current.get();
+        if (self != null) {
+            var q = self.queues[priorityIndex(p.priority)];
+            q.offer(p);
+            if (sleepers.get() > 0 && q.size() > 1) wakeOne(null);
+            return;
+        }
+        Worker target = workers[Math.floorMod(roundRobin.getAndIncrement(), workers.length)];
         target.queues[priorityIndex(p.priority)].offer(p);
         if (sleepers.get() > 0) wakeOne(target);
     }
 
+    /** Unparks one sleeping worker (the preferred one if it sleeps); each sleeper is unparked once. */
     private void wakeOne(Worker preferred) {
-        if (preferred.sleeping) { LockSupport.unpark(preferred.thread); return; }
-        for (Worker w : workers) if (w.sleeping) { LockSupport.unpark(w.thread); return; }
+        if (preferred != null && preferred.sleeping && claimWake(preferred)) return;
+        for (Worker w : workers) if (w.sleeping && claimWake(w)) return;
+    }
+
+    private static boolean claimWake(Worker w) {
+        if (!SLEEPING.compareAndSet(w, true, false)) return false;
+        LockSupport.unpark(w.thread);
+        return true;
     }
 
     private ErlProcess steal(Worker self) {
@@ -135,7 +163,9 @@ public final class Scheduler {
             // Re-check after announcing: an enqueue that did not see us asleep put work somewhere.
             boolean work = false;
             for (Worker o : workers) if (o.hasWork()) { work = true; break; }
-            if (!work && !stopping) LockSupport.parkNanos(50_000_000L);
+            // The timeout bounds how long a lone process can wait in the queue of a worker busy
+            // with a long slice or native call (local enqueues wake nobody without a backlog).
+            if (!work && !stopping) LockSupport.parkNanos(PARK_NANOS);
         } finally {
             sleepers.decrementAndGet();
             w.sleeping = false;
