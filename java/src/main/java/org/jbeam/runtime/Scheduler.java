@@ -104,13 +104,14 @@ public final class Scheduler {
         return n;
     }
 
+    static final EAtom A_MAX = EAtom.of("max"), A_HIGH = EAtom.of("high"), A_NORMAL = EAtom.of("normal"), A_LOW = EAtom.of("low");
+
+    /** Atoms are interned, so identity picks the queue (this runs on every enqueue). */
     static int priorityIndex(EAtom prio) {
-        return switch (prio.name) {
-            case "max" -> MAX;
-            case "high" -> HIGH;
-            case "low" -> LOW;
-            default -> NORMAL;
-        };
+        if (prio == A_NORMAL) return NORMAL;
+        if (prio == A_HIGH) return HIGH;
+        if (prio == A_MAX) return MAX;
+        return prio == A_LOW ? LOW : NORMAL;
     }
 
     /**
