@@ -21,7 +21,7 @@ public final class Scheduler {
     public static final int SLICE = 4000;
     static final int MAX = 0, HIGH = 1, NORMAL = 2, LOW = 3;
     static final int LOW_EVERY = 8;
-    static final long PARK_NANOS = 10_000_000L;
+    static final long PARK_NANOS = 50_000_000L;
     private static final java.lang.invoke.VarHandle SLEEPING;
     static {
         try {
@@ -115,21 +115,14 @@ public final class Scheduler {
     }
 
     /**
-     * Makes {@code p} (already RUNNABLE) eligible to run. From a scheduler thread it goes to that
-     * thread's own queue, and a sleeping worker is woken only when that queue holds a backlog: a
-     * process woken by a message (ring, call/reply) then runs on the thread that has the message
-     * in its cache, right after the sender stops, instead of paying an unpark and a cross-core
-     * hand-off per message. The backlog rule bounds the delay to one slice of the running process.
+     * Makes {@code p} (already RUNNABLE) eligible to run: on the current scheduler thread's own
+     * queue (locality), else round-robin; then a sleeping worker, if any, is woken so it can
+     * steal. (Waking only on a backlog measured slower on a loaded machine: the woken worker keeps
+     * a second thread runnable when the OS preempts the first; see ADR 0003.)
      */
     void enqueue(ErlProcess p) {
-        Worker self = current.get();
-        if (self != null) {
-            var q = self.queues[priorityIndex(p.priority)];
-            q.offer(p);
-            if (sleepers.get() > 0 && q.size() > 1) wakeOne(null);
-            return;
-        }
-        Worker target = workers[Math.floorMod(roundRobin.getAndIncrement(), workers.length)];
+        Worker target = current.get();
+        if (target == null) target = workers[Math.floorMod(roundRobin.getAndIncrement(), workers.length)];
         target.queues[priorityIndex(p.priority)].offer(p);
         if (sleepers.get() > 0) wakeOne(target);
     }
@@ -164,8 +157,7 @@ public final class Scheduler {
             // Re-check after announcing: an enqueue that did not see us asleep put work somewhere.
             boolean work = false;
             for (Worker o : workers) if (o.hasWork()) { work = true; break; }
-            // The timeout bounds how long a lone process can wait in the queue of a worker busy
-            // with a long slice or native call (local enqueues wake nobody without a backlog).
+            // The timeout is only a safety net: every enqueue wakes a sleeper.
             if (!work && !stopping) LockSupport.parkNanos(PARK_NANOS);
         } finally {
             sleepers.decrementAndGet();

@@ -80,7 +80,7 @@ public final class TimerWheel {
     private int linked;
 
     TimerWheel(String name) {
-        doneTick = System.nanoTime() / TICK_NANOS;
+        doneTick = Math.floorDiv(System.nanoTime(), TICK_NANOS);
         thread = Thread.ofPlatform().name(name).daemon(true).unstarted(this::loop);
         thread.start();
     }
@@ -107,7 +107,7 @@ public final class TimerWheel {
 
     private void loop() {
         while (!stopped) {
-            long now = System.nanoTime() / TICK_NANOS;
+            long now = Math.floorDiv(System.nanoTime(), TICK_NANOS);
             drainIncoming();
             advance(now);
             long wake = nextBusyTick();
