@@ -150,14 +150,28 @@ public final class ErlangProcessBifs implements BifModule {
         for (Term o : os) {
             if (o == LINK) so.link = true;
             else if (o == MONITOR) monitor = true;
-            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == PRIORITY && t.get(1) instanceof EAtom pr) so.priority = pr;
-            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == MONITOR) monitor = true;
-            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) instanceof EAtom) { /* min_heap_size, fullsweep_after, message_queue_data…: accepted */ }
-            else throw ErlangException.badarg();
+            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == PRIORITY && t.get(1) instanceof EAtom pr
+                    && java.util.Set.of("low", "normal", "high", "max").contains(pr.name)) so.priority = pr;
+            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == MONITOR && ECons.toArray(t.get(1)) != null) monitor = true;
+            else if (!heapOption(o)) throw ErlangException.badarg();
         }
         if (monitor) so.monitorRef = p.vm.makeRef();
         ErlProcess child = spawn.apply(so);
         return monitor ? ETuple.of(child.pid, so.monitorRef) : child.pid;
+    }
+
+    /** GC and queue options jbeam accepts but has no use for (one heap, the JVM's); checked as OTP does. */
+    private static boolean heapOption(Term o) {
+        if (!(o instanceof ETuple t) || t.arity() != 2 || !(t.get(0) instanceof EAtom k)) return false;
+        Term v = t.get(1);
+        boolean size = v instanceof ESmall s && s.value >= 0;
+        return switch (k.name) {
+            case "min_heap_size", "min_bin_vheap_size", "fullsweep_after" -> size;
+            case "max_heap_size" -> size || v instanceof EMap;
+            case "message_queue_data" -> v == EAtom.of("off_heap") || v == EAtom.of("on_heap");
+            case "async_dist" -> v == EAtom.TRUE || v == EAtom.FALSE;
+            default -> false;
+        };
     }
 
     // ---- links, monitors, exits ----
@@ -234,7 +248,10 @@ public final class ErlangProcessBifs implements BifModule {
         p.vm.aliases.remove(ref, p.pid);
         if (m != null && m.target() instanceof EPid tp && tp.process instanceof ErlProcess other)
             synchronized (other) { other.monitoredBy.remove(ref); }
-        if (flush) p.flushDown(ref);
+        // An active monitor has not delivered its 'DOWN' (drain appends it only while the monitor
+        // is still held, and drops it once removed), so only an inactive one needs the O(queue)
+        // flush; gen_server:call's demonitor(Mref, [flush]) stays O(1) with a long mailbox.
+        if (flush && m == null) p.flushDown(ref);
         return info ? EAtom.of(m != null) : EAtom.TRUE;
     }
 

@@ -1,8 +1,5 @@
 package org.jbeam.bif;
 
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
 import org.jbeam.term.*;
@@ -76,25 +73,7 @@ final class Time {
             long n = p.vm.uniqueInteger();
             return ESmall.of(positive ? n : n - (1L << 59));
         });
-        t.bif3(E, "send_after", (p, ms, dest, msg) -> startTimer(p, ms, dest, msg, false));
-        t.bifN(E, "send_after", 4, (p, a) -> startTimer(p, a[0], a[1], a[2], false));
-        t.bif3(E, "start_timer", (p, ms, dest, msg) -> startTimer(p, ms, dest, msg, true));
-        t.bifN(E, "start_timer", 4, (p, a) -> startTimer(p, a[0], a[1], a[2], true));
-        t.bif1(E, "cancel_timer", (p, r) -> cancelTimer(p, r, true));
-        t.bif2(E, "cancel_timer", (p, r, o) -> {
-            Term res = cancelTimer(p, r, true);
-            Term[] os = ECons.toArray(o);
-            if (os != null) for (Term x : os)
-                if (x instanceof ETuple tu && tu.arity() == 2 && tu.get(0) == EAtom.of("async") && tu.get(1) == EAtom.TRUE) {
-                    boolean info = true;
-                    for (Term y : os) if (y instanceof ETuple ti && ti.get(0) == EAtom.of("info") && ti.get(1) == EAtom.FALSE) info = false;
-                    if (info) p.deliver(ETuple.of(EAtom.of("cancel_timer"), r, res));
-                    return EAtom.OK;
-                }
-            return res;
-        });
-        t.bif1(E, "read_timer", (p, r) -> cancelTimer(p, r, false));
-        t.bif2(E, "read_timer", (p, r, o) -> cancelTimer(p, r, false));
+        TimerBifs.register(t);
     }
 
     private static long lastNow;
@@ -108,32 +87,5 @@ final class Time {
 
     static Term nowTuple(long micros) {
         return ETuple.of(ESmall.of(micros / 1_000_000_000_000L), ESmall.of((micros / 1_000_000) % 1_000_000), ESmall.of(micros % 1_000_000));
-    }
-
-    private record TimerEntry(ScheduledFuture<?> future, long dueNanos) {}
-
-    private static final java.util.concurrent.ConcurrentHashMap<ERef, TimerEntry> TIMERS = new java.util.concurrent.ConcurrentHashMap<>();
-
-    private static Term startTimer(ErlProcess p, Term ms, Term dest, Term msg, boolean wrap) {
-        if (!(ms instanceof ESmall s) || s.value < 0 || s.value > 0xFFFFFFFFL) throw ErlangException.badarg();
-        if (!(dest instanceof EPid) && !(dest instanceof EAtom)) throw ErlangException.badarg();
-        ERef ref = p.vm.makeRef();
-        Term payload = wrap ? ETuple.of(EAtom.TIMEOUT, ref, msg) : msg;
-        var vm = p.vm;
-        ScheduledFuture<?> f = vm.timers.schedule(() -> {
-            if (TIMERS.remove(ref) == null) return;
-            try { vm.send(null, dest, payload); } catch (ErlangException ignored) { /* unregistered name: dropped */ }
-        }, s.value, TimeUnit.MILLISECONDS);
-        TIMERS.put(ref, new TimerEntry(f, System.nanoTime() + s.value * 1_000_000));
-        return ref;
-    }
-
-    private static Term cancelTimer(ErlProcess p, Term r, boolean cancel) {
-        if (!(r instanceof ERef ref)) throw ErlangException.badarg();
-        TimerEntry e = cancel ? TIMERS.remove(ref) : TIMERS.get(ref);
-        if (e == null) return EAtom.FALSE;
-        if (cancel) e.future().cancel(false);
-        long left = Math.max(0, (e.dueNanos() - System.nanoTime()) / 1_000_000);
-        return ESmall.of(left);
     }
 }

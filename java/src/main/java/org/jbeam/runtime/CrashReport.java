@@ -32,7 +32,7 @@ final class CrashReport {
             // erts hands the report over asynchronously; a node that halts right away (init
             // after a failed -eval/-run) exits before the logger prints it. Keep that race's
             // usual outcome by delivering slightly later.
-            vm.timers.schedule(() -> { if (!vm.halted.isDone()) vm.sendTo(lp, msg); }, 200, java.util.concurrent.TimeUnit.MILLISECONDS);
+            vm.timers.schedule(200, () -> { if (!vm.halted.isDone()) vm.sendTo(lp, msg); });
             return;
         }
         PrintStream err = new PrintStream(vm.stderr, true);

@@ -39,7 +39,7 @@ public final class ErlProcess {
     /** A wait_timeout with 'infinity' is in progress (its operand need not stay live). */
     public boolean waitingForever;
     public Object timer;
-    public EAtom priority = EAtom.of("normal");
+    public EAtom priority = Scheduler.A_NORMAL;
     /** The initial call, consumed by the start trampoline. */
     public org.jbeam.code.Export startExport;
     public EFun startFun;

@@ -7,8 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jbeam.bif.BifModule;
@@ -32,7 +30,7 @@ public final class Runtime {
     public final org.jbeam.bif.Aliases aliases = new org.jbeam.bif.Aliases();
     public final Scheduler scheduler;
     public final DirtyPools dirty;
-    public final ScheduledExecutorService timers;
+    public final TimerWheel timers;
     public final OutputStream stdout, stderr;
     public final InputStream stdin;
     /** Completes with the exit status when erlang:halt is called. */
@@ -65,11 +63,7 @@ public final class Runtime {
         for (BifModule m : natives) m.register(bifs);
         for (BifTable.Entry e : bifs.all()) exports.get(e.module(), e.name(), e.arity()).bif = e;
         for (Path p : codePath) code.addPathLast(p);
-        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "jbeam-timers");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timers = new TimerWheel("jbeam-timers");
         this.scheduler = new Scheduler(this, schedulers);
         scheduler.start();
     }
@@ -170,7 +164,7 @@ public final class Runtime {
 
     public void shutdown() {
         scheduler.stop();
-        timers.shutdownNow();
+        timers.stop();
         dirty.shutdown();
     }
 

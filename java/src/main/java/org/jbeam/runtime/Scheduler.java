@@ -21,6 +21,15 @@ public final class Scheduler {
     public static final int SLICE = 4000;
     static final int MAX = 0, HIGH = 1, NORMAL = 2, LOW = 3;
     static final int LOW_EVERY = 8;
+    static final long PARK_NANOS = 50_000_000L;
+    private static final java.lang.invoke.VarHandle SLEEPING;
+    static {
+        try {
+            SLEEPING = java.lang.invoke.MethodHandles.lookup().findVarHandle(Worker.class, "sleeping", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Runtime vm;
     private final Worker[] workers;
@@ -95,16 +104,22 @@ public final class Scheduler {
         return n;
     }
 
+    static final EAtom A_MAX = EAtom.of("max"), A_HIGH = EAtom.of("high"), A_NORMAL = EAtom.of("normal"), A_LOW = EAtom.of("low");
+
+    /** Atoms are interned, so identity picks the queue (this runs on every enqueue). */
     static int priorityIndex(EAtom prio) {
-        return switch (prio.name) {
-            case "max" -> MAX;
-            case "high" -> HIGH;
-            case "low" -> LOW;
-            default -> NORMAL;
-        };
+        if (prio == A_NORMAL) return NORMAL;
+        if (prio == A_HIGH) return HIGH;
+        if (prio == A_MAX) return MAX;
+        return prio == A_LOW ? LOW : NORMAL;
     }
 
-    /** Makes {@code p} (already RUNNABLE) eligible to run. */
+    /**
+     * Makes {@code p} (already RUNNABLE) eligible to run: on the current scheduler thread's own
+     * queue (locality), else round-robin; then a sleeping worker, if any, is woken so it can
+     * steal. (Waking only on a backlog measured slower on a loaded machine: the woken worker keeps
+     * a second thread runnable when the OS preempts the first; see ADR 0003.)
+     */
     void enqueue(ErlProcess p) {
         Worker target = current.get();
         if (target == null) target = workers[Math.floorMod(roundRobin.getAndIncrement(), workers.length)];
@@ -112,9 +127,16 @@ public final class Scheduler {
         if (sleepers.get() > 0) wakeOne(target);
     }
 
+    /** Unparks one sleeping worker (the preferred one if it sleeps); each sleeper is unparked once. */
     private void wakeOne(Worker preferred) {
-        if (preferred.sleeping) { LockSupport.unpark(preferred.thread); return; }
-        for (Worker w : workers) if (w.sleeping) { LockSupport.unpark(w.thread); return; }
+        if (preferred != null && preferred.sleeping && claimWake(preferred)) return;
+        for (Worker w : workers) if (w.sleeping && claimWake(w)) return;
+    }
+
+    private static boolean claimWake(Worker w) {
+        if (!SLEEPING.compareAndSet(w, true, false)) return false;
+        LockSupport.unpark(w.thread);
+        return true;
     }
 
     private ErlProcess steal(Worker self) {
@@ -135,7 +157,8 @@ public final class Scheduler {
             // Re-check after announcing: an enqueue that did not see us asleep put work somewhere.
             boolean work = false;
             for (Worker o : workers) if (o.hasWork()) { work = true; break; }
-            if (!work && !stopping) LockSupport.parkNanos(50_000_000L);
+            // The timeout is only a safety net: every enqueue wakes a sleeper.
+            if (!work && !stopping) LockSupport.parkNanos(PARK_NANOS);
         } finally {
             sleepers.decrementAndGet();
             w.sleeping = false;

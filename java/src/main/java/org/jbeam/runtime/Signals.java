@@ -1,8 +1,5 @@
 package org.jbeam.runtime;
 
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-
 import org.jbeam.term.*;
 
 /**
@@ -82,16 +79,31 @@ public final class Signals {
     // ---- receive timers ----
 
     public static void startReceiveTimer(ErlProcess p, long ms) {
-        int gen = ++p.timerGen;
-        p.timer = p.vm.timers.schedule(() -> p.deliver(new Timeout(gen)), ms, TimeUnit.MILLISECONDS);
+        ReceiveTimer t = new ReceiveTimer(p, ++p.timerGen, ms);
+        p.timer = t;
+        p.vm.timers.start(t);
     }
 
     public static void cancelReceiveTimer(ErlProcess p) {
         p.timedOut = false;
         if (p.timer != null) {
             p.timerGen++;
-            if (p.timer instanceof ScheduledFuture<?> f) f.cancel(false);
+            if (p.timer instanceof TimerWheel.Timer t) t.cancel();
             p.timer = null;
         }
+    }
+
+    /** A receive's `after`: tells the process, which ignores it if the receive is over (gen). */
+    private static final class ReceiveTimer extends TimerWheel.Timer {
+        private final ErlProcess p;
+        private final int gen;
+
+        ReceiveTimer(ErlProcess p, int gen, long ms) {
+            super(ms);
+            this.p = p;
+            this.gen = gen;
+        }
+
+        @Override protected void fire() { p.deliver(new Timeout(gen)); }
     }
 }

@@ -1,0 +1,127 @@
+package org.jbeam.bif;
+
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.ErlangException;
+import org.jbeam.runtime.Runtime;
+import org.jbeam.runtime.TimerWheel;
+import org.jbeam.term.*;
+
+/**
+ * erlang:send_after/3,4, start_timer/3,4, cancel_timer/1,2, read_timer/1,2 on the node's
+ * {@link TimerWheel}. Return values and badargs as OTP 25 (checked against erl by
+ * tests/erl/timers_bifs.erl): a timer that fired, was cancelled, or whose destination process
+ * died reads as {@code false}.
+ */
+final class TimerBifs {
+    private TimerBifs() {}
+
+    private static final String E = "erlang";
+    private static final EAtom ABS = EAtom.of("abs"), ASYNC = EAtom.of("async"), INFO = EAtom.of("info"),
+            CANCEL_TIMER = EAtom.of("cancel_timer"), READ_TIMER = EAtom.of("read_timer");
+    /** Largest relative time erl 25 accepts (2^43-1 ms passes there, 2^44-1 does not). */
+    private static final long MAX_MS = (1L << 43) - 1;
+
+    static void register(BifTable t) {
+        t.bif3(E, "send_after", (p, ms, dest, msg) -> start(p, ms, dest, msg, false, ENil.NIL));
+        t.bif4(E, "send_after", (p, a) -> start(p, a[0], a[1], a[2], false, a[3]));
+        t.bif3(E, "start_timer", (p, ms, dest, msg) -> start(p, ms, dest, msg, true, ENil.NIL));
+        t.bif4(E, "start_timer", (p, a) -> start(p, a[0], a[1], a[2], true, a[3]));
+        t.bif1(E, "cancel_timer", (p, r) -> cancelOrRead(p, r, true, false, true));
+        t.bif2(E, "cancel_timer", (p, r, o) -> {
+            boolean[] ai = options(o, true);
+            return cancelOrRead(p, r, true, ai[0], ai[1]);
+        });
+        t.bif1(E, "read_timer", (p, r) -> cancelOrRead(p, r, false, false, true));
+        t.bif2(E, "read_timer", (p, r, o) -> {
+            boolean[] ai = options(o, false);
+            return cancelOrRead(p, r, false, ai[0], true);
+        });
+    }
+
+    /** A timer that sends a message; dest is a pid or a name looked up when it fires. */
+    private static final class SendTimer extends TimerWheel.Timer {
+        final Runtime vm;
+        final ERef ref;
+        final Term dest, payload;
+
+        SendTimer(Runtime vm, ERef ref, Term dest, Term payload, long ms) {
+            super(ms);
+            this.vm = vm;
+            this.ref = ref;
+            this.dest = dest;
+            this.payload = payload;
+        }
+
+        @Override protected void fire() {
+            vm.timers.byRef.remove(ref, this);
+            try {
+                vm.send(null, dest, payload);
+            } catch (ErlangException ignored) {
+                // a name nobody holds any more: the message is dropped, as in OTP
+            }
+        }
+
+        /** OTP cancels a timer whose destination process exits. */
+        boolean destGone() { return dest instanceof EPid pid && !(pid.process instanceof ErlProcess q && q.isAlive()); }
+    }
+
+    private static Term start(ErlProcess p, Term time, Term dest, Term msg, boolean wrap, Term opts) {
+        boolean abs = false;
+        Term[] os = ECons.toArray(opts);
+        if (os == null) throw ErlangException.badarg();
+        for (Term o : os) {
+            if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == ABS && (t.get(1) == EAtom.TRUE || t.get(1) == EAtom.FALSE))
+                abs = t.get(1) == EAtom.TRUE;
+            else throw ErlangException.badarg();
+        }
+        if (!(time instanceof ESmall s)) throw ErlangException.badarg();
+        long ms = s.value;
+        if (abs) ms = ms - Math.floorDiv(Time.monotonicNative(p), 1_000_000L);
+        else if (ms < 0) throw ErlangException.badarg();
+        if (ms > MAX_MS) throw ErlangException.badarg();
+        if (!(dest instanceof EPid) && !(dest instanceof EAtom)) throw ErlangException.badarg();
+        ERef ref = p.vm.makeRef();
+        SendTimer timer = new SendTimer(p.vm, ref, dest, wrap ? ETuple.of(EAtom.TIMEOUT, ref, msg) : msg, Math.max(0, ms));
+        // Registered before it can fire, so that firing always finds (and removes) it.
+        p.vm.timers.byRef.put(ref, timer);
+        p.vm.timers.start(timer);
+        return ref;
+    }
+
+    /** [{async, Bool}] and, for cancel_timer, [{info, Bool}]; returns {async, info}. */
+    private static boolean[] options(Term opts, boolean infoAllowed) {
+        Term[] os = ECons.toArray(opts);
+        if (os == null) throw ErlangException.badarg();
+        boolean async = false, info = true;
+        for (Term o : os) {
+            if (!(o instanceof ETuple t) || t.arity() != 2 || (t.get(1) != EAtom.TRUE && t.get(1) != EAtom.FALSE))
+                throw ErlangException.badarg();
+            boolean v = t.get(1) == EAtom.TRUE;
+            if (t.get(0) == ASYNC) async = v;
+            else if (t.get(0) == INFO && infoAllowed) info = v;
+            else throw ErlangException.badarg();
+        }
+        return new boolean[] {async, info};
+    }
+
+    private static Term cancelOrRead(ErlProcess p, Term r, boolean cancel, boolean async, boolean info) {
+        if (!(r instanceof ERef ref)) throw ErlangException.badarg();
+        var byRef = p.vm.timers.byRef;
+        Term result = EAtom.FALSE;
+        if (byRef.get(ref) instanceof SendTimer t) {
+            if (t.destGone()) {
+                if (t.cancel()) byRef.remove(ref, t);
+            } else if (cancel) {
+                if (t.cancel()) {
+                    byRef.remove(ref, t);
+                    result = ESmall.of(t.remainingMillis());
+                }
+            } else if (t.isPending()) result = ESmall.of(t.remainingMillis());
+        }
+        if (async) {
+            if (info) p.deliver(ETuple.of(cancel ? CANCEL_TIMER : READ_TIMER, ref, result));
+            return EAtom.OK;
+        }
+        return info ? result : EAtom.OK;
+    }
+}

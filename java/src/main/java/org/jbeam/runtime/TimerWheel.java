@@ -1,0 +1,181 @@
+package org.jbeam.runtime;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+
+import org.jbeam.term.ERef;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+
+/**
+ * The node's timers (receive ... after, erlang:send_after/start_timer, internal delays): a hashed
+ * timing wheel of 1 ms ticks driven by one thread (docs/adr/0003-scheduler.md, "Timers").
+ *
+ * <p>Any thread starts a timer by pushing it on a lock-free queue; only the wheel thread touches
+ * the buckets, so they need no locks. Cancelling is one CAS on the timer's state (the entry is
+ * unlinked when the wheel next passes its bucket, at most one revolution later), so the common
+ * case — a receive timeout cancelled because a message came first — costs an allocation, a queue
+ * push and a CAS. A bucket holds every timer whose deadline tick maps to it, due or not; the
+ * thread visits buckets in tick order and fires those whose tick has come, in the order they were
+ * started.
+ *
+ * <p>The thread sleeps until the next non-empty bucket, indefinitely when there is none; a
+ * starter wakes it only when the new timer is due before that, so timers started while the
+ * thread sleeps until the next tick cost no wake-up.
+ */
+public final class TimerWheel {
+    static final long TICK_NANOS = 1_000_000L;
+    private static final int SLOTS = 1024, MASK = SLOTS - 1;
+    private static final int PENDING = 0, DONE = 1;
+    private static final long AWAKE = Long.MIN_VALUE;
+
+    /** One timer. {@link #fire} runs on the wheel thread and must be short (it sends a signal). */
+    public abstract static class Timer {
+        private static final VarHandle STATE;
+        static {
+            try {
+                STATE = MethodHandles.lookup().findVarHandle(Timer.class, "state", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+        /** Deadline on the System.nanoTime clock. */
+        final long deadline;
+        /** The wheel tick at which it fires: the first tick boundary at or after the deadline. */
+        final long tick;
+        @SuppressWarnings("unused") // through STATE
+        private volatile int state;
+        Timer next; // bucket list, wheel thread only
+
+        protected Timer(long delayMillis) {
+            deadline = System.nanoTime() + delayMillis * TICK_NANOS;
+            tick = Math.ceilDiv(deadline, TICK_NANOS);
+        }
+
+        protected abstract void fire();
+
+        /** True if this call stopped the timer; false if it had fired or been cancelled already. */
+        public final boolean cancel() { return STATE.compareAndSet(this, PENDING, DONE); }
+
+        public final boolean isPending() { return state == PENDING; }
+
+        /** Milliseconds left before it fires (0 when due). */
+        public final long remainingMillis() { return Math.max(0, (deadline - System.nanoTime()) / TICK_NANOS); }
+
+        final boolean claimForFiring() { return STATE.compareAndSet(this, PENDING, DONE); }
+    }
+
+    /** Timers of erlang:send_after/start_timer by reference, for cancel_timer and read_timer. */
+    public final ConcurrentHashMap<ERef, Timer> byRef = new ConcurrentHashMap<>();
+    private final MpscUnboundedXaddArrayQueue<Timer> incoming = new MpscUnboundedXaddArrayQueue<>(1024);
+    private final Timer[] heads = new Timer[SLOTS], tails = new Timer[SLOTS];
+    private final Thread thread;
+    /** Tick the thread sleeps until (AWAKE while it works); starters read it to decide whether to wake it. */
+    private volatile long sleepingUntil = AWAKE;
+    private volatile boolean stopped;
+    /** Last tick whose bucket has been processed (wheel thread only). */
+    private long doneTick;
+    /** Timers in buckets, cancelled ones included until unlinked (wheel thread only). */
+    private int linked;
+
+    TimerWheel(String name) {
+        doneTick = Math.floorDiv(System.nanoTime(), TICK_NANOS);
+        thread = Thread.ofPlatform().name(name).daemon(true).unstarted(this::loop);
+        thread.start();
+    }
+
+    /** Starts {@code t}; any thread. */
+    public void start(Timer t) {
+        incoming.offer(t);
+        if (t.tick < sleepingUntil) LockSupport.unpark(thread);
+    }
+
+    /** Runs {@code r} on the wheel thread after {@code ms} milliseconds (internal delays). */
+    public Timer schedule(long ms, Runnable r) {
+        Timer t = new Timer(ms) {
+            @Override protected void fire() { r.run(); }
+        };
+        start(t);
+        return t;
+    }
+
+    void stop() {
+        stopped = true;
+        LockSupport.unpark(thread);
+    }
+
+    private void loop() {
+        while (!stopped) {
+            long now = Math.floorDiv(System.nanoTime(), TICK_NANOS);
+            drainIncoming();
+            advance(now);
+            long wake = nextBusyTick();
+            sleepingUntil = wake;
+            // Re-check after announcing when we wake: a starter that saw AWAKE did not unpark us.
+            if (incoming.isEmpty() && !stopped) {
+                if (wake == Long.MAX_VALUE) LockSupport.park(this);
+                else {
+                    long delay = wake * TICK_NANOS - System.nanoTime();
+                    if (delay > 0) LockSupport.parkNanos(this, delay);
+                }
+            }
+            sleepingUntil = AWAKE;
+        }
+    }
+
+    private void drainIncoming() {
+        Timer t;
+        while ((t = incoming.poll()) != null) {
+            if (!t.isPending()) continue;
+            if (t.tick <= doneTick) { fire(t); continue; } // its bucket is behind us
+            int i = (int) (t.tick & MASK);
+            t.next = null;
+            if (tails[i] == null) heads[i] = t; else tails[i].next = t;
+            tails[i] = t;
+            linked++;
+        }
+    }
+
+    /** Processes the buckets of ticks doneTick+1 .. now, each at most once. */
+    private void advance(long now) {
+        long from = doneTick + 1;
+        long to = Math.min(now, doneTick + SLOTS);
+        for (long k = from; k <= to; k++) processBucket((int) (k & MASK), now);
+        if (now > doneTick) doneTick = now;
+    }
+
+    /** Fires the bucket's timers due by {@code now}, drops cancelled ones, keeps later ones in order. */
+    private void processBucket(int i, long now) {
+        Timer prev = null;
+        for (Timer t = heads[i]; t != null; ) {
+            Timer next = t.next;
+            boolean due = t.tick <= now;
+            if (due || !t.isPending()) {
+                if (prev == null) heads[i] = next; else prev.next = next;
+                if (tails[i] == t) tails[i] = prev;
+                t.next = null;
+                linked--;
+                if (due) fire(t);
+            } else prev = t;
+            t = next;
+        }
+    }
+
+    private static void fire(Timer t) {
+        if (!t.claimForFiring()) return;
+        try {
+            t.fire();
+        } catch (RuntimeException e) {
+            // a timer's action must not stop the wheel; the action reports its own failures
+        }
+    }
+
+    /** The tick of the next non-empty bucket, or Long.MAX_VALUE when no timer is linked. */
+    private long nextBusyTick() {
+        if (linked == 0) return Long.MAX_VALUE;
+        for (long k = doneTick + 1; k <= doneTick + SLOTS; k++)
+            if (heads[(int) (k & MASK)] != null) return k;
+        return doneTick + SLOTS;
+    }
+}
