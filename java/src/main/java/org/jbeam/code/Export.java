@@ -15,6 +15,8 @@ public final class Export {
     public volatile BeamModule module;
     public volatile int pc;
     public volatile BifTable.Entry bif;
+    /** Calls through this export while its function is interpreted (bytecode-tier hotness; racy by design). */
+    public int calls;
 
     public Export(EAtom m, EAtom f, int arity) { this.m = m; this.f = f; this.arity = arity; }
 

@@ -12,6 +12,8 @@ public final class FuncInfo {
     public int entry, end;
     /** Bytecode tier: preemption samples seen, and 0 = interpreted, 1 = compiled, 2 = not compilable. */
     public int samples;
+    /** Calls into this function from compiled code (bytecode-tier hotness; racy by design). */
+    public int calls;
     public volatile int jitState;
 
     public FuncInfo(BeamModule module, EAtom name, int arity, int start) {

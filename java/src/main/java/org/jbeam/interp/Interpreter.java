@@ -388,6 +388,9 @@ public final class Interpreter {
         }
         if (ret != null) push(ret);
         setCode(m);
+        // Message-passing code is seldom preempted (it waits first), so calls across modules
+        // also count towards compiling the callee (ADR 0008).
+        if (++e.calls == JitSupport.CALL_THRESHOLD && JitSupport.ENABLED) JitSupport.hot(m, e.pc);
         if (--reds <= 0) return preemptAt(e.pc, arity);
         return e.pc;
     }

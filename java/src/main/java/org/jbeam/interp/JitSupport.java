@@ -39,6 +39,25 @@ public final class JitSupport {
     /** A full-privilege lookup in this package: compiled functions live here as hidden classes. */
     static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
 
+    /** Calls (through an export, or from compiled code) after which a function is compiled. */
+    public static final int CALL_THRESHOLD = Integer.getInteger("jbeam.jit.calls", 2000);
+
+    /** Compile the function containing {@code pc} now (it was called often enough). */
+    static void hot(BeamModule m, int pc) {
+        Compiler c = compiler;
+        if (c == null || m.functions == null) return;
+        FuncInfo f = m.functionAt(pc);
+        if (f != null && f.jitState == 0) compileNow(c, f);
+    }
+
+    /** Compiled code calling a local function that is still interpreted. */
+    static void callOut(FuncInfo f) {
+        if (f.jitState == 0 && ++f.calls == CALL_THRESHOLD) {
+            Compiler c = compiler;
+            if (c != null) compileNow(c, f);
+        }
+    }
+
     /** Called when a process is preempted on its way into {@code pc} of module {@code m}. */
     static void sample(BeamModule m, int pc) {
         Compiler c = compiler;

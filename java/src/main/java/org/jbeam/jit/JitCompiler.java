@@ -404,6 +404,14 @@ public final class JitCompiler implements JitSupport.Compiler {
             e.support("yieldAt", CD_int, CD_INTERP, CD_int, CD_int);
             c.ireturn();
             c.labelBinding(go);
+            if (!inside(target)) {
+                // Leaving for an interpreted local function: count it towards its compilation.
+                FuncInfo callee = f.module.functionAt(target);
+                if (callee != null) {
+                    data.load(c, callee, desc("org.jbeam.code.FuncInfo"));
+                    e.support("callOut", CD_void, desc("org.jbeam.code.FuncInfo"));
+                }
+            }
             jump(target);
         }
 
