@@ -25,7 +25,18 @@ public final class SelectTable {
             Integer t = index.get(v);
             return t == null ? -1 : t;
         }
-        for (int i = 0; i < values.length; i++) if (values[i].equals(v)) return targets[i];
+        Term[] vs = values;
+        // Atoms are interned and small integers compare by value: no virtual equals() on the
+        // common select_val paths (message tags, return atoms, small integer cases).
+        if (v instanceof org.jbeam.term.EAtom) {
+            for (int i = 0; i < vs.length; i++) if (vs[i] == v) return targets[i];
+            return -1;
+        }
+        if (v instanceof org.jbeam.term.ESmall s) {
+            for (int i = 0; i < vs.length; i++) if (vs[i] instanceof org.jbeam.term.ESmall t && t.value == s.value) return targets[i];
+            return -1;
+        }
+        for (int i = 0; i < vs.length; i++) if (vs[i].equals(v)) return targets[i];
         return -1;
     }
 
