@@ -40,6 +40,12 @@ public final class SelectTable {
         return -1;
     }
 
+    /** select_tuple_arity: the target for {@code v}'s arity, or {@code fail} when v is no tuple or no arity matches. */
+    public int selectTupleArity(Term v, int fail) {
+        int t = v instanceof org.jbeam.term.ETuple tu ? lookupArity(tu.arity()) : -1;
+        return t >= 0 ? t : fail;
+    }
+
     /** Target for a tuple arity, or -1. */
     public int lookupArity(int arity) {
         for (int i = 0; i < values.length; i++)

@@ -306,7 +306,7 @@ public final class Interpreter {
     static void pin() { int unused = barrier; }
 
     /** Term order {@code a < b} with the small-integer case inline. */
-    private static boolean less(Term a, Term b) {
+    static boolean less(Term a, Term b) {
         return a instanceof ESmall s && b instanceof ESmall t ? s.value < t.value : TermOrder.compare(a, b) < 0;
     }
 

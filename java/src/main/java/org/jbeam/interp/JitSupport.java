@@ -1,7 +1,6 @@
 package org.jbeam.interp;
 
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 
 import org.jbeam.code.BeamModule;
 import org.jbeam.code.FuncInfo;
@@ -113,92 +112,14 @@ public final class JitSupport {
 
     // ---- helpers called by compiled code ----
 
-    static boolean less(Term a, Term b) {
-        return a instanceof ESmall s && b instanceof ESmall t ? s.value < t.value : TermOrder.compare(a, b) < 0;
-    }
-
-    /** Small-integer sum, or null when the general BIF must run (bignums, floats, errors). */
-    static Term add(Term a, Term b) {
-        if (a instanceof ESmall x && b instanceof ESmall y) {
-            long r = x.value + y.value;
-            if (((x.value ^ r) & (y.value ^ r)) >= 0) return ESmall.of(r);
-        }
-        return null;
-    }
-
-    static Term sub(Term a, Term b) {
-        if (a instanceof ESmall x && b instanceof ESmall y) {
-            long r = x.value - y.value;
-            if (((x.value ^ y.value) & (x.value ^ r)) >= 0) return ESmall.of(r);
-        }
-        return null;
-    }
-
     static Term element(Term i, Term t) {
         if (i instanceof ESmall s && t instanceof ETuple tup && s.value >= 1 && s.value <= tup.arity()) return tup.get((int) s.value - 1);
         return null;
     }
 
-    static Term mul(Term a, Term b) {
-        if (a instanceof ESmall x && b instanceof ESmall y) {
-            long hi = Math.multiplyHigh(x.value, y.value), lo = x.value * y.value;
-            if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) return ESmall.of(lo);
-        }
-        return null;
-    }
-
-    static Term rem(Term a, Term b) {
-        if (a instanceof ESmall x && b instanceof ESmall y && y.value != 0 && (y.value != -1 || x.value != Long.MIN_VALUE))
-            return ESmall.of(x.value % y.value);
-        return null;
-    }
-
-    static Term idiv(Term a, Term b) {
-        if (a instanceof ESmall x && b instanceof ESmall y && y.value != 0 && (y.value != -1 || x.value != Long.MIN_VALUE))
-            return ESmall.of(x.value / y.value);
-        return null;
-    }
-
-    static Term band(Term a, Term b) { return a instanceof ESmall x && b instanceof ESmall y ? ESmall.of(x.value & y.value) : null; }
-
-    static Term bor(Term a, Term b) { return a instanceof ESmall x && b instanceof ESmall y ? ESmall.of(x.value | y.value) : null; }
-
-    static Term bxor(Term a, Term b) { return a instanceof ESmall x && b instanceof ESmall y ? ESmall.of(x.value ^ y.value) : null; }
-
-    static Term bsr(Term a, Term b) {
-        return a instanceof ESmall x && b instanceof ESmall y && y.value >= 0 && y.value <= 63 ? ESmall.of(x.value >> y.value) : null;
-    }
-
-    static Term bsl(Term a, Term b) {
-        if (a instanceof ESmall x && b instanceof ESmall y && y.value >= 0 && y.value < 63) {
-            long r = x.value << y.value;
-            if (r >> y.value == x.value) return ESmall.of(r);
-        }
-        return null;
-    }
-
-    static boolean eq(Term a, Term b) {
-        return a instanceof ESmall s && b instanceof ESmall t ? s.value == t.value : TermOrder.eq(a, b);
-    }
-
     static boolean isBinary(Term t) { return t instanceof EBitString b && b.isBinaryAligned(); }
 
     static boolean isBoolean(Term t) { return t == EAtom.TRUE || t == EAtom.FALSE; }
-
-    static boolean isFunction2(Term f, Term a) { return Interpreter.isFunction2(f, a); }
-
-    static int selectTupleArity(Instr in, Term v) {
-        int t = v instanceof ETuple tu ? ((SelectTable) in.o).lookupArity(tu.arity()) : -1;
-        return t >= 0 ? t : in.e;
-    }
-
-    static boolean getMapElements(Interpreter it, Term map, Instr in) { return Maps.getElements(it, map, (int[]) in.o); }
-
-    static boolean hasMapFields(Interpreter it, Term map, Instr in) { return Maps.hasFields(it, map, (int[]) in.o); }
-
-    static Term putMapAssoc(Interpreter it, Term map, Instr in) { return Maps.putAssoc(it, map, (int[]) in.o); }
-
-    static Term putMapExact(Interpreter it, Term map, Instr in) { return Maps.putExact(it, map, (int[]) in.o); }
 
     static boolean isTupleArity(Term t, int arity) { return t instanceof ETuple tup && tup.arity() == arity; }
 
@@ -207,8 +128,6 @@ public final class JitSupport {
     }
 
     static boolean isSmall(Term t, long v) { return t instanceof ESmall s && s.value == v; }
-
-    static boolean eqExact(Term a, Term b) { return a.equals(b); }
 
     static int select(Instr in, Term v) {
         int t = ((SelectTable) in.o).lookup(v);
@@ -221,16 +140,10 @@ public final class JitSupport {
 
     static Term floatTerm(double d) { return new EFloat(d); }
 
-    static double toDouble(Term t) { return Floats.toDouble(t); }
-
-    static double check(double d) { return Floats.check(d); }
-
     static int bitSyntax(Interpreter it, Instr in, int next) {
         int r = BitSyntax.execute(it, in, next);
         return r == BitSyntax.NEXT ? next : r;
     }
-
-    static int slow(Interpreter it, Instr in, int next) { return SlowOps.execute(it, in, next); }
 
     /** Exception handling for compiled code: as the loop's catch; returns the handler pc or LEAVE. */
     static int handle(Interpreter it, org.jbeam.runtime.ErlangException ex, int pc, Instr in) {
@@ -247,6 +160,4 @@ public final class JitSupport {
         it.leaveOutcome = it.suspend(pc, live, Interpreter.YIELDED);
         return Interpreter.LEAVE;
     }
-
-    static MethodType runType() { return MethodType.methodType(int.class, Interpreter.class, int.class); }
 }

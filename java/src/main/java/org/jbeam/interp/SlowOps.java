@@ -23,7 +23,7 @@ final class SlowOps {
     }
 
     /** {@code ==} with the small-integer case inline. */
-    private static boolean eq(Term a, Term b) {
+    static boolean eq(Term a, Term b) {
         return a instanceof ESmall s && b instanceof ESmall t ? s.value == t.value : TermOrder.eq(a, b);
     }
 
@@ -36,44 +36,20 @@ final class SlowOps {
                 x[0] = r;
                 return it.doReturn();
             }
-            case Ops.MUL -> { Interpreter.pin();
-                if (it.get(in.a) instanceof ESmall a && it.get(in.b) instanceof ESmall b) {
-                    long hi = Math.multiplyHigh(a.value, b.value), lo = a.value * b.value;
-                    if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) { it.put(in.d, ESmall.of(lo)); return pc; }
-                }
-                return it.bifSlow(in, pc);
-            }
-            case Ops.REM, Ops.IDIV -> { Interpreter.pin();
-                if (it.get(in.a) instanceof ESmall a && it.get(in.b) instanceof ESmall b && b.value != 0
-                        && (b.value != -1 || a.value != Long.MIN_VALUE)) {
-                    it.put(in.d, ESmall.of(in.op == Ops.REM ? a.value % b.value : a.value / b.value));
-                    return pc;
-                }
-                return it.bifSlow(in, pc);
-            }
-            case Ops.BSL -> { Interpreter.pin();
-                if (it.get(in.a) instanceof ESmall a && it.get(in.b) instanceof ESmall b && b.value >= 0 && b.value < 63) {
-                    long r = a.value << b.value;
-                    if (r >> b.value == a.value) { it.put(in.d, ESmall.of(r)); return pc; }
-                }
-                return it.bifSlow(in, pc);
-            }
-            case Ops.BAND, Ops.BOR, Ops.BXOR, Ops.BSR -> { Interpreter.pin();
-                if (it.get(in.a) instanceof ESmall a && it.get(in.b) instanceof ESmall b) {
-                    long r;
-                    switch (in.op) {
-                        case Ops.BAND -> r = a.value & b.value;
-                        case Ops.BOR -> r = a.value | b.value;
-                        case Ops.BXOR -> r = a.value ^ b.value;
-                        default -> {
-                            if (b.value < 0 || b.value > 63) return it.bifSlow(in, pc);
-                            r = a.value >> b.value;
-                        }
-                    }
-                    it.put(in.d, ESmall.of(r));
-                    return pc;
-                }
-                return it.bifSlow(in, pc);
+            case Ops.MUL, Ops.REM, Ops.IDIV, Ops.BSL, Ops.BAND, Ops.BOR, Ops.BXOR, Ops.BSR -> { Interpreter.pin();
+                Term a = it.get(in.a), b = it.get(in.b);
+                Term r = switch (in.op) {
+                    case Ops.MUL -> SmallInts.mul(a, b);
+                    case Ops.REM -> SmallInts.rem(a, b);
+                    case Ops.IDIV -> SmallInts.idiv(a, b);
+                    case Ops.BSL -> SmallInts.bsl(a, b);
+                    case Ops.BAND -> SmallInts.band(a, b);
+                    case Ops.BOR -> SmallInts.bor(a, b);
+                    case Ops.BXOR -> SmallInts.bxor(a, b);
+                    default -> SmallInts.bsr(a, b);
+                };
+                if (r == null) return it.bifSlow(in, pc);
+                it.put(in.d, r);
             }
             case INIT_YREGS -> { Interpreter.pin(); for (int r : (int[]) in.o) it.put(r, ENil.NIL); }
             case IS_EQ -> { Interpreter.pin(); if (!eq(it.get(in.a), it.get(in.b))) return in.e; }
@@ -89,11 +65,7 @@ final class SlowOps {
             case IS_FUNCTION -> { Interpreter.pin(); if (!(it.get(in.a) instanceof EFun)) return in.e; }
             case IS_FUNCTION2 -> { Interpreter.pin(); if (!Interpreter.isFunction2(it.get(in.a), it.get(in.b))) return in.e; }
             case IS_BOOLEAN -> { Interpreter.pin(); Term t = it.get(in.a); if (t != EAtom.TRUE && t != EAtom.FALSE) return in.e; }
-            case SELECT_TUPLE_ARITY -> { Interpreter.pin();
-                Term v = it.get(in.a);
-                int t = v instanceof ETuple tu ? ((SelectTable) in.o).lookupArity(tu.arity()) : -1;
-                return t >= 0 ? t : in.e;
-            }
+            case SELECT_TUPLE_ARITY -> { Interpreter.pin(); return ((SelectTable) in.o).selectTupleArity(it.get(in.a), in.e); }
             case SET_TUPLE_ELEMENT -> { Interpreter.pin(); it.put(in.b, ((ETuple) it.get(in.b)).with(in.c, it.get(in.a))); }
             case SWAP -> { Interpreter.pin(); Term t = it.get(in.a); it.put(in.a, it.get(in.b)); it.put(in.b, t); }
             case BADMATCH -> { Interpreter.pin(); throw ErlangException.error(ETuple.of(EAtom.BADMATCH, it.get(in.a))); }

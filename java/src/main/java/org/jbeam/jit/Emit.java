@@ -65,7 +65,10 @@ final class Emit {
         c.putfield(CD_INTERP, "sp", CD_int);
     }
 
-    void support(String name, ClassDesc ret, ClassDesc... params) {
-        c.invokestatic(CD_SUPPORT, name, MethodTypeDesc.of(ret, params));
+    void support(String name, ClassDesc ret, ClassDesc... params) { call(CD_SUPPORT, name, ret, params); }
+
+    /** A static method of the interpreter package (its own helpers, so compiled code cannot drift). */
+    void call(ClassDesc owner, String name, ClassDesc ret, ClassDesc... params) {
+        c.invokestatic(owner, name, MethodTypeDesc.of(ret, params));
     }
 }

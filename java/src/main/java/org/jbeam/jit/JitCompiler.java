@@ -40,7 +40,10 @@ public final class JitCompiler implements JitSupport.Compiler {
             CD_INSTRS = CD_INSTR.arrayType(), CD_SUPPORT = desc("org.jbeam.interp.JitSupport"),
             CD_CF = desc("org.jbeam.interp.CompiledFunction"), CD_RA = desc("org.jbeam.code.ReturnAddr"),
             CD_MODULE = desc("org.jbeam.code.BeamModule"), CD_EXC = desc("org.jbeam.runtime.ErlangException"),
-            CD_ECONS = desc("org.jbeam.term.ECons"), CD_EXPORT = desc("org.jbeam.code.Export");
+            CD_ECONS = desc("org.jbeam.term.ECons"), CD_EXPORT = desc("org.jbeam.code.Export"),
+            CD_SLOW = desc("org.jbeam.interp.SlowOps"), CD_SMALL = desc("org.jbeam.interp.SmallInts"),
+            CD_MAPS = desc("org.jbeam.interp.Maps"), CD_FLOATS = desc("org.jbeam.interp.Floats"),
+            CD_SELECT = desc("org.jbeam.code.SelectTable"), CD_INTS = CD_int.arrayType();
     static final MethodTypeDesc RUN = MethodTypeDesc.of(CD_int, CD_INTERP, CD_int);
 
     private static final AtomicInteger SEQ = new AtomicInteger();
@@ -70,7 +73,7 @@ public final class JitCompiler implements JitSupport.Compiler {
                     c.invokespecial(CD_CF, INIT_NAME, MethodTypeDesc.of(CD_void, CD_int.arrayType()));
                     c.return_();
                 });
-                cb.withMethodBody("run", RUN, ClassFile.ACC_PUBLIC, c -> new Body(c, self, f, code, data).emit());
+                cb.withMethodBody("run", RUN, ClassFile.ACC_PUBLIC, c -> new Body(c, f, code, data).emit());
             });
         } catch (IllegalArgumentException e) {
             return null; // e.g. a branch offset or the method past the class-file limits
@@ -123,7 +126,6 @@ public final class JitCompiler implements JitSupport.Compiler {
         // Local slots.
         static final int IT = 1, PC = 2, X = 3, CUR = 4, T1 = 5, T2 = 6, FR = 7, EX = 8;
         final CodeBuilder c;
-        final ClassDesc self;
         final FuncInfo f;
         final Instr[] code;
         final Label[] labels;
@@ -131,8 +133,8 @@ public final class JitCompiler implements JitSupport.Compiler {
         final Emit e;
         final ClassData data;
 
-        Body(CodeBuilder c, ClassDesc self, FuncInfo f, Instr[] code, ClassData data) {
-            this.c = c; this.self = self; this.f = f; this.code = code; this.data = data;
+        Body(CodeBuilder c, FuncInfo f, Instr[] code, ClassData data) {
+            this.c = c; this.f = f; this.code = code; this.data = data;
             labels = new Label[f.end - f.start];
             for (int i = 0; i < labels.length; i++) labels[i] = c.newLabel();
             dispatch = c.newLabel();
@@ -252,16 +254,16 @@ public final class JitCompiler implements JitSupport.Compiler {
                 }
                 case RETURN -> { doReturn(); return; }
                 case Ops.DEALLOCATE_RETURN -> { e.addSp(-in.a); doReturn(); return; }
-                case Ops.ADD, Ops.SUB -> arith(pc, in, in.op == Ops.ADD ? "add" : "sub");
-                case Ops.ELEMENT -> arith(pc, in, "element");
-                case Ops.MUL -> arith(pc, in, "mul");
-                case Ops.REM -> arith(pc, in, "rem");
-                case Ops.IDIV -> arith(pc, in, "idiv");
-                case Ops.BAND -> arith(pc, in, "band");
-                case Ops.BOR -> arith(pc, in, "bor");
-                case Ops.BXOR -> arith(pc, in, "bxor");
-                case Ops.BSR -> arith(pc, in, "bsr");
-                case Ops.BSL -> arith(pc, in, "bsl");
+                case Ops.ADD, Ops.SUB -> arith(pc, in, CD_SMALL, in.op == Ops.ADD ? "add" : "sub");
+                case Ops.ELEMENT -> arith(pc, in, CD_SUPPORT, "element");
+                case Ops.MUL -> arith(pc, in, CD_SMALL, "mul");
+                case Ops.REM -> arith(pc, in, CD_SMALL, "rem");
+                case Ops.IDIV -> arith(pc, in, CD_SMALL, "idiv");
+                case Ops.BAND -> arith(pc, in, CD_SMALL, "band");
+                case Ops.BOR -> arith(pc, in, CD_SMALL, "bor");
+                case Ops.BXOR -> arith(pc, in, CD_SMALL, "bxor");
+                case Ops.BSR -> arith(pc, in, CD_SMALL, "bsr");
+                case Ops.BSL -> arith(pc, in, CD_SMALL, "bsl");
                 case SWAP -> {
                     e.get(in.a); c.astore(T1);
                     e.put(in.a, () -> e.get(in.b));
@@ -269,8 +271,8 @@ public final class JitCompiler implements JitSupport.Compiler {
                     c.aconst_null(); c.astore(T1);
                 }
                 case INIT_YREGS -> { for (int r : (int[]) in.o) e.put(r, () -> c.getstatic(desc("org.jbeam.term.ENil"), "NIL", desc("org.jbeam.term.ENil"))); }
-                case IS_EQ -> { e.get(in.a); e.get(in.b); e.support("eq", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFEQ); }
-                case IS_NE -> { e.get(in.a); e.get(in.b); e.support("eq", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFNE); }
+                case IS_EQ -> { e.get(in.a); e.get(in.b); e.call(CD_SLOW, "eq", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFEQ); }
+                case IS_NE -> { e.get(in.a); e.get(in.b); e.call(CD_SLOW, "eq", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFNE); }
                 case IS_FLOAT -> typeTest(in, "org.jbeam.term.EFloat");
                 case IS_NUMBER -> typeTest(in, "org.jbeam.term.ENumber");
                 case IS_PID -> typeTest(in, "org.jbeam.term.EPid");
@@ -281,19 +283,20 @@ public final class JitCompiler implements JitSupport.Compiler {
                 case IS_FUNCTION -> typeTest(in, "org.jbeam.term.EFun");
                 case IS_BINARY -> { e.get(in.a); e.support("isBinary", CD_boolean, CD_TERM); branchTo(in.e, Cond.IFEQ); }
                 case IS_BOOLEAN -> { e.get(in.a); e.support("isBoolean", CD_boolean, CD_TERM); branchTo(in.e, Cond.IFEQ); }
-                case IS_FUNCTION2 -> { e.get(in.a); e.get(in.b); e.support("isFunction2", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFEQ); }
+                case IS_FUNCTION2 -> { e.get(in.a); e.get(in.b); e.call(CD_INTERP, "isFunction2", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFEQ); }
                 case SELECT_TUPLE_ARITY -> {
-                    instrObj(pc); e.get(in.a); e.support("selectTupleArity", CD_int, CD_INSTR, CD_TERM);
+                    data.load(c, in.o, CD_SELECT); e.get(in.a); c.loadConstant(in.e);
+                    c.invokevirtual(CD_SELECT, "selectTupleArity", MethodTypeDesc.of(CD_int, CD_TERM, CD_int));
                     c.istore(PC); c.goto_(dispatch); return;
                 }
                 case GET_MAP_ELEMENTS, HAS_MAP_FIELDS -> {
-                    c.aload(IT); e.get(in.a); instrObj(pc);
-                    e.support(in.op == GET_MAP_ELEMENTS ? "getMapElements" : "hasMapFields", CD_boolean, CD_INTERP, CD_TERM, CD_INSTR);
+                    c.aload(IT); e.get(in.a); data.load(c, in.o, CD_INTS);
+                    e.call(CD_MAPS, in.op == GET_MAP_ELEMENTS ? "getElements" : "hasFields", CD_boolean, CD_INTERP, CD_TERM, CD_INTS);
                     branchTo(in.e, Cond.IFEQ);
                 }
                 case PUT_MAP_ASSOC, PUT_MAP_EXACT -> e.put(in.d, () -> {
-                    c.aload(IT); e.get(in.a); instrObj(pc);
-                    e.support(in.op == PUT_MAP_ASSOC ? "putMapAssoc" : "putMapExact", CD_TERM, CD_INTERP, CD_TERM, CD_INSTR);
+                    c.aload(IT); e.get(in.a); data.load(c, in.o, CD_INTS);
+                    e.call(CD_MAPS, in.op == PUT_MAP_ASSOC ? "putAssoc" : "putExact", CD_TERM, CD_INTERP, CD_TERM, CD_INTS);
                 });
                 case BIF0, BIF1, BIF2, GC_BIF1, GC_BIF2, GC_BIF3 -> { bifSlow(pc, in); }
                 case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> {
@@ -311,8 +314,8 @@ public final class JitCompiler implements JitSupport.Compiler {
                 case IS_GE -> lessTest(() -> e.get(in.a), () -> e.get(in.b), true, in.e);
                 case Ops.IS_EQ_EXACT_XA -> { e.loadX(in.a); term(pc); branchTo(in.e, Cond.ACMPNE); }
                 case Ops.IS_NE_EXACT_XA -> { e.loadX(in.a); term(pc); branchTo(in.e, Cond.ACMPEQ); }
-                case IS_EQ_EXACT -> { e.get(in.a); e.get(in.b); e.support("eqExact", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFEQ); }
-                case IS_NE_EXACT -> { e.get(in.a); e.get(in.b); e.support("eqExact", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFNE); }
+                case IS_EQ_EXACT -> { e.get(in.a); e.get(in.b); termEquals(); branchTo(in.e, Cond.IFEQ); }
+                case IS_NE_EXACT -> { e.get(in.a); e.get(in.b); termEquals(); branchTo(in.e, Cond.IFNE); }
                 case IS_INTEGER -> typeTest(in, "org.jbeam.term.EInteger");
                 case IS_ATOM -> typeTest(in, "org.jbeam.term.EAtom");
                 case IS_LIST -> typeTest(in, "org.jbeam.term.EList");
@@ -358,8 +361,8 @@ public final class JitCompiler implements JitSupport.Compiler {
                 case PUT_TUPLE2 -> { c.aload(IT); instrObj(pc); c.invokevirtual(CD_INTERP, "putTuple", MethodTypeDesc.of(CD_void, CD_INSTR)); }
                 case Ops.FMOVE_RR -> { c.aload(FR); c.loadConstant(in.d); c.aload(FR); c.loadConstant(in.a); c.daload(); c.dastore(); }
                 case Ops.FMOVE_RT -> e.put(in.d, () -> { c.aload(FR); c.loadConstant(in.a); c.daload(); e.support("floatTerm", CD_TERM, CD_double); });
-                case Ops.FMOVE_TR -> { c.aload(FR); c.loadConstant(in.d); e.get(in.a); e.support("toDouble", CD_double, CD_TERM); c.dastore(); }
-                case FCONV -> { c.aload(FR); c.loadConstant(in.d & Instr.INDEX_MASK); e.get(in.a); e.support("toDouble", CD_double, CD_TERM); c.dastore(); }
+                case Ops.FMOVE_TR -> { c.aload(FR); c.loadConstant(in.d); e.get(in.a); e.call(CD_FLOATS, "toDouble", CD_double, CD_TERM); c.dastore(); }
+                case FCONV -> { c.aload(FR); c.loadConstant(in.d & Instr.INDEX_MASK); e.get(in.a); e.call(CD_FLOATS, "toDouble", CD_double, CD_TERM); c.dastore(); }
                 case Ops.FADD_R, Ops.FSUB_R, Ops.FMUL_R, Ops.FDIV_R -> {
                     c.aload(FR); c.loadConstant(in.d);
                     c.aload(FR); c.loadConstant(in.a); c.daload();
@@ -370,7 +373,7 @@ public final class JitCompiler implements JitSupport.Compiler {
                         case Ops.FMUL_R -> c.dmul();
                         default -> c.ddiv();
                     }
-                    e.support("check", CD_double, CD_double);
+                    e.call(CD_FLOATS, "check", CD_double, CD_double);
                     c.dastore();
                 }
                 case BS_START_MATCH4, BS_GET_POSITION, BS_SET_POSITION, BS_GET_TAIL, BS_TEST_TAIL2, BS_TEST_UNIT,
@@ -382,7 +385,7 @@ public final class JitCompiler implements JitSupport.Compiler {
                 default -> {
                     // Everything else: the interpreter's own implementation.
                     c.aload(IT); instrObj(pc); c.loadConstant(next);
-                    e.support("slow", CD_int, CD_INTERP, CD_INSTR, CD_int);
+                    e.call(CD_SLOW, "execute", CD_int, CD_INTERP, CD_INSTR, CD_int);
                     continueOrDispatch(next); return;
                 }
             }
@@ -421,9 +424,9 @@ public final class JitCompiler implements JitSupport.Compiler {
         }
 
         /** ADD/SUB/ELEMENT: inline fast path through a helper, else the general BIF. */
-        void arith(int pc, Instr in, String helper) {
+        void arith(int pc, Instr in, ClassDesc owner, String helper) {
             Label slow = c.newLabel(), done = c.newLabel();
-            e.get(in.a); e.get(in.b); e.support(helper, CD_TERM, CD_TERM, CD_TERM);
+            e.get(in.a); e.get(in.b); e.call(owner, helper, CD_TERM, CD_TERM, CD_TERM);
             c.astore(T1);
             c.aload(T1); c.ifnull(slow);
             e.put(in.d, () -> c.aload(T1));
@@ -446,7 +449,7 @@ public final class JitCompiler implements JitSupport.Compiler {
 
         void lessTest(Runnable a, Runnable b, boolean negate, int fail) {
             a.run(); b.run();
-            e.support("less", CD_boolean, CD_TERM, CD_TERM);
+            e.call(CD_INTERP, "less", CD_boolean, CD_TERM, CD_TERM);
             branchTo(fail, negate ? Cond.IFNE : Cond.IFEQ);
         }
 
@@ -454,6 +457,9 @@ public final class JitCompiler implements JitSupport.Compiler {
             e.get(in.a); c.instanceOf(desc(cls));
             branchTo(in.e, Cond.IFEQ);
         }
+
+        /** =:= of the two terms on the stack (the interpreter's is_eq_exact: Term.equals). */
+        void termEquals() { c.invokevirtual(CD_TERM, "equals", MethodTypeDesc.of(CD_boolean, CD_Object)); }
 
         void term(int pc) { data.load(c, code[pc].t, CD_TERM); }
 

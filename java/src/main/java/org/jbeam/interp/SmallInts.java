@@ -1,0 +1,64 @@
+package org.jbeam.interp;
+
+import org.jbeam.term.ESmall;
+import org.jbeam.term.Term;
+
+/**
+ * The small-integer fast paths of the arithmetic BIFs, shared by the interpreter's slow
+ * instructions and the bytecode tier: each returns the result, or null when the general BIF
+ * must run (bignums, floats, overflow, bad arguments). {@code +} and {@code -} are also written
+ * inline in the dispatch loop, which keeps its operand code under HotSpot's inlining limit.
+ */
+final class SmallInts {
+    private SmallInts() {}
+
+    static Term add(Term a, Term b) {
+        if (a instanceof ESmall x && b instanceof ESmall y) {
+            long r = x.value + y.value;
+            if (((x.value ^ r) & (y.value ^ r)) >= 0) return ESmall.of(r);
+        }
+        return null;
+    }
+
+    static Term sub(Term a, Term b) {
+        if (a instanceof ESmall x && b instanceof ESmall y) {
+            long r = x.value - y.value;
+            if (((x.value ^ y.value) & (x.value ^ r)) >= 0) return ESmall.of(r);
+        }
+        return null;
+    }
+
+    static Term mul(Term a, Term b) {
+        if (a instanceof ESmall x && b instanceof ESmall y) {
+            long hi = Math.multiplyHigh(x.value, y.value), lo = x.value * y.value;
+            if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) return ESmall.of(lo);
+        }
+        return null;
+    }
+
+    private static boolean divisible(Term a, Term b) {
+        return a instanceof ESmall x && b instanceof ESmall y && y.value != 0 && (y.value != -1 || x.value != Long.MIN_VALUE);
+    }
+
+    static Term rem(Term a, Term b) { return divisible(a, b) ? ESmall.of(((ESmall) a).value % ((ESmall) b).value) : null; }
+
+    static Term idiv(Term a, Term b) { return divisible(a, b) ? ESmall.of(((ESmall) a).value / ((ESmall) b).value) : null; }
+
+    static Term band(Term a, Term b) { return a instanceof ESmall x && b instanceof ESmall y ? ESmall.of(x.value & y.value) : null; }
+
+    static Term bor(Term a, Term b) { return a instanceof ESmall x && b instanceof ESmall y ? ESmall.of(x.value | y.value) : null; }
+
+    static Term bxor(Term a, Term b) { return a instanceof ESmall x && b instanceof ESmall y ? ESmall.of(x.value ^ y.value) : null; }
+
+    static Term bsr(Term a, Term b) {
+        return a instanceof ESmall x && b instanceof ESmall y && y.value >= 0 && y.value <= 63 ? ESmall.of(x.value >> y.value) : null;
+    }
+
+    static Term bsl(Term a, Term b) {
+        if (a instanceof ESmall x && b instanceof ESmall y && y.value >= 0 && y.value < 63) {
+            long r = x.value << y.value;
+            if (r >> y.value == x.value) return ESmall.of(r);
+        }
+        return null;
+    }
+}
