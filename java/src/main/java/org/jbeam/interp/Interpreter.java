@@ -463,10 +463,7 @@ public final class Interpreter {
             return preemptAt(next, 1);
         }
         if (t.awaiting != null) {
-            // Park as if a function had been called: its "body" is the system module's await
-            // instruction, which returns the result to the caller once the call completes.
-            if (ret != null) push(ret);
-            setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
+            enterAwait(ret);
             return awaitAsync(org.jbeam.runtime.ProcessTable.PC_AWAIT);
         }
         if (t.then != null) {
@@ -475,8 +472,7 @@ public final class Interpreter {
                 // the process go to the back of the run queue: the await instruction runs it.
                 org.jbeam.runtime.AsyncCall c = p.beginAsync();
                 c.complete(Trap.then(t.then));
-                if (ret != null) push(ret);
-                setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
+                enterAwait(ret);
                 return preemptAt(org.jbeam.runtime.ProcessTable.PC_AWAIT, 0);
             }
             Term r = t.then.get();
@@ -500,6 +496,16 @@ public final class Interpreter {
         if (t.export != null) return callExport(t.export, args.length, ret, pc);
         x[args.length] = t.fun;
         return callFun(t.fun, args.length, ret, pc);
+    }
+
+    /**
+     * Enter the system module's await instruction as if it were a called function's body: it
+     * returns the pending call's outcome to the caller ({@code ret}, or the frame's own return
+     * address for a tail call) once the call completes.
+     */
+    private void enterAwait(ReturnAddr ret) {
+        if (ret != null) push(ret);
+        setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
     }
 
     /** The await_async instruction at {@code pc}: deliver the pending call's outcome or park again. */

@@ -50,8 +50,7 @@ public final class DirtyPools {
      */
     public AsyncCall submit(ErlProcess p, Kind kind, Supplier<Term> job) {
         AsyncCall call = p.beginAsync();
-        (kind == Kind.CPU ? cpu : io).execute(() -> {
-            running.incrementAndGet();
+        execute(kind, () -> {
             try {
                 call.complete(job.get());
             } catch (ErlangException e) {
@@ -59,8 +58,6 @@ public final class DirtyPools {
             } catch (RuntimeException | Error e) {
                 p.vm.logInternal(e);
                 call.fail(ErlangException.error(ETuple.of(EAtom.of("dirty_job_failed"), EBitString.ofUtf8(String.valueOf(e)))));
-            } finally {
-                running.decrementAndGet();
             }
         });
         return call;
