@@ -44,11 +44,6 @@ public final class Runtime {
     private final ConcurrentHashMap<EPid, CompletableFuture<Term>> exitWatchers = new ConcurrentHashMap<>();
     private final PrintStream warnings;
 
-    public Runtime(int schedulers, List<Path> codePath, OutputStream stdout, OutputStream stderr, InputStream stdin,
-                   List<String> args, Path otpRoot, List<BifModule> natives) {
-        this(schedulers, schedulers, 10, codePath, stdout, stderr, stdin, args, otpRoot, natives);
-    }
-
     public Runtime(int schedulers, int dirtyCpu, int dirtyIo, List<Path> codePath, OutputStream stdout, OutputStream stderr,
                    InputStream stdin, List<String> args, Path otpRoot, List<BifModule> natives) {
         this.dirty = new DirtyPools(dirtyCpu, dirtyIo);
