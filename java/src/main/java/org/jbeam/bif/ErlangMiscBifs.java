@@ -66,14 +66,6 @@ public final class ErlangMiscBifs implements BifModule {
         t.bif0(E, "dt_get_tag", p -> EAtom.UNDEFINED);
         t.bif0(E, "dt_get_tag_data", p -> EAtom.UNDEFINED);
         t.bif1(E, "dt_put_tag", (p, b) -> EAtom.UNDEFINED);
-        t.bif2(E, "monitor_node", (p, n, f) -> {
-            if (!(n instanceof EAtom node)) throw ErlangException.badarg();
-            if (f == EAtom.TRUE && node != p.vm.nodeName) p.deliver(ETuple.of(EAtom.of("nodedown"), node));
-            return EAtom.TRUE;
-        });
-        t.bif3(E, "monitor_node", (p, n, f, o) -> EAtom.TRUE);
-        t.bif1(E, "disconnect_node", (p, n) -> EAtom.FALSE);
-        t.bif0(E, "get_cookie", p -> EAtom.of("nocookie"));
         t.bif2(E, "port_set_data", (p, port, d) -> { PortData.set(p.vm.ports.get(port), port, d); return EAtom.TRUE; });
         t.bif1(E, "port_get_data", (p, port) -> PortData.get(p.vm.ports.get(port), port));
         t.bif2(E, "process_display", (p, pid, type) -> EAtom.TRUE);

@@ -73,13 +73,14 @@ public final class ErlangProcessBifs implements BifModule {
         t.bif0(E, "group_leader", p -> p.groupLeader);
         t.bif2(E, "group_leader", (p, gl, pid) -> {
             if (!(gl instanceof EPid g) || !(pid instanceof EPid target)) throw ErlangException.badarg();
-            if (!(target.process instanceof ErlProcess tp)) throw ErlangException.badarg();
+            if (target.node != p.vm.nodeName) { p.vm.dist.groupLeader(g, target); return EAtom.TRUE; }
+            if (!((target.process instanceof ErlProcess q ? q : p.vm.resolve(target)) instanceof ErlProcess tp)) throw ErlangException.badarg();
             tp.groupLeader = g;
             return EAtom.TRUE;
         });
         t.bif1(E, "is_process_alive", (p, pid) -> {
-            if (!(pid instanceof EPid x)) throw ErlangException.badarg();
-            return EAtom.of(x.process instanceof ErlProcess q && q.isAlive());
+            if (!(pid instanceof EPid x) || x.node != p.vm.nodeName) throw ErlangException.badarg();
+            return EAtom.of((x.process instanceof ErlProcess q ? q : p.vm.resolve(x)) instanceof ErlProcess q && q.isAlive());
         });
         t.bif0(E, "processes", p -> {
             java.util.List<Term> l = new java.util.ArrayList<>();
@@ -177,10 +178,25 @@ public final class ErlangProcessBifs implements BifModule {
     // ---- links, monitors, exits ----
 
     private static Term link(ErlProcess p, Term t) {
-        if (t instanceof EPort) return EAtom.TRUE;
+        if (t instanceof EPort port) {
+            org.jbeam.runtime.Ports.Port pt = p.vm.ports.get(port);
+            if (pt == null) {
+                if (p.trapExit) { p.deliver(ETuple.of(EAtom.EXIT, port, EAtom.NOPROC)); return EAtom.TRUE; }
+                throw ErlangException.error(EAtom.NOPROC);
+            }
+            pt.links.add(p.pid);
+            return EAtom.TRUE;
+        }
         if (!(t instanceof EPid pid)) throw ErlangException.badarg();
         if (pid.equals(p.pid)) return EAtom.TRUE;
-        ErlProcess other = pid.process instanceof ErlProcess q ? q : null;
+        if (pid.node != p.vm.nodeName) {
+            // A pid on another node: the link is ours at once; LINK goes over the connection
+            // (noconnection comes back as an exit signal if there is none).
+            synchronized (p) { p.links.add(pid); }
+            p.vm.linkRemote(pid, p.pid);
+            return EAtom.TRUE;
+        }
+        ErlProcess other = pid.process instanceof ErlProcess q ? q : p.vm.resolve(pid);
         boolean alive;
         if (other == null) alive = false;
         else synchronized (other) {
@@ -196,10 +212,19 @@ public final class ErlangProcessBifs implements BifModule {
     }
 
     private static Term unlink(ErlProcess p, Term t) {
-        if (t instanceof EPort) return EAtom.TRUE;
+        if (t instanceof EPort port) {
+            org.jbeam.runtime.Ports.Port pt = p.vm.ports.get(port);
+            if (pt != null) pt.links.remove(p.pid);
+            return EAtom.TRUE;
+        }
         if (!(t instanceof EPid pid)) throw ErlangException.badarg();
-        synchronized (p) { p.links.remove(pid); }
-        if (pid.process instanceof ErlProcess other) synchronized (other) { other.links.remove(p.pid); }
+        boolean had;
+        synchronized (p) { had = p.links.remove(pid); }
+        if (pid.node != p.vm.nodeName) {
+            if (had) p.vm.unlinkRemote(pid, p.pid);
+        } else if ((pid.process instanceof ErlProcess q ? q : p.vm.resolve(pid)) instanceof ErlProcess other) {
+            synchronized (other) { other.links.remove(p.pid); }
+        }
         return EAtom.TRUE;
     }
 
@@ -209,18 +234,21 @@ public final class ErlangProcessBifs implements BifModule {
         ERef ref = p.vm.makeRef();
         Term name = item;
         EPid target;
+        if (item instanceof EPid pid && pid.node != p.vm.nodeName) return monitorRemote(p, ref, pid.node, pid, pid);
+        if (item instanceof ETuple tu && tu.arity() == 2 && tu.get(0) instanceof EAtom a && tu.get(1) instanceof EAtom node
+                && node != p.vm.thisNode) return monitorRemote(p, ref, node, a, item);
         if (item instanceof EPid pid) target = pid;
         else if (item instanceof EAtom a) {
             Term w = p.vm.registry.whereis(a);
             target = w instanceof EPid wp ? wp : null;
-            name = ETuple.of(a, p.vm.nodeName);
+            name = ETuple.of(a, p.vm.thisNode);
         } else if (item instanceof ETuple tu && tu.arity() == 2 && tu.get(0) instanceof EAtom a && tu.get(1) instanceof EAtom) {
             Term w = p.vm.registry.whereis(a);
             target = w instanceof EPid wp ? wp : null;
         } else throw ErlangException.badarg();
         if (p.pid.equals(target)) return ref; // monitoring oneself creates no monitor, as in OTP
         ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target, name, false);
-        ErlProcess other = target != null && target.process instanceof ErlProcess q ? q : null;
+        ErlProcess other = target == null ? null : target.process instanceof ErlProcess q ? q : p.vm.resolve(target);
         boolean alive = false;
         if (other != null) synchronized (other) {
             alive = other.isAlive();
@@ -231,6 +259,17 @@ public final class ErlangProcessBifs implements BifModule {
             return ref;
         }
         p.monitors.put(ref, mon);
+        return ref;
+    }
+
+    /** A monitor on a process of another node; DOWN noconnection at once if the node cannot be reached. */
+    private static Term monitorRemote(ErlProcess p, ERef ref, EAtom node, Term target, Term name) {
+        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target instanceof EPid t ? t : null, name, false);
+        p.monitors.put(ref, mon);
+        if (!p.vm.dist.monitor(p, ref, node, target)) {
+            p.monitors.remove(ref);
+            p.deliver(ETuple.of(EAtom.DOWN, ref, EAtom.PROCESS, name, EAtom.of("noconnection")));
+        }
         return ref;
     }
 
@@ -246,7 +285,10 @@ public final class ErlangProcessBifs implements BifModule {
         }
         ErlProcess.Monitor m = p.monitors.remove(ref);
         p.vm.aliases.remove(ref, p.pid);
-        if (m != null && m.target() instanceof EPid tp && tp.process instanceof ErlProcess other)
+        if (m != null && m.target() instanceof EPid tp && tp.node != p.vm.nodeName) p.vm.dist.demonitor(p, ref, tp.node, tp);
+        else if (m != null && m.target() == null && m.targetName() instanceof ETuple tn && tn.arity() == 2 && tn.get(1) instanceof EAtom node
+                && node != p.vm.thisNode) p.vm.dist.demonitor(p, ref, node, tn.get(0));
+        else if (m != null && m.target() instanceof EPid tp && tp.process instanceof ErlProcess other)
             synchronized (other) { other.monitoredBy.remove(ref); }
         // An active monitor has not delivered its 'DOWN' (drain appends it only while the monitor
         // is still held, and drops it once removed), so only an inactive one needs the O(queue)
@@ -264,7 +306,12 @@ public final class ErlangProcessBifs implements BifModule {
             if (pid.equals(p.pid)) yieldForSignal(p);
             return EAtom.TRUE;
         }
-        if (target instanceof EPort) return EAtom.TRUE;
+        if (target instanceof EPort port) {
+            // An exit signal to a port: any reason but normal closes it, and its owner gets the reason.
+            org.jbeam.runtime.Ports.Port pt = p.vm.ports.get(port);
+            if (pt != null && reason != EAtom.NORMAL) p.vm.ports.exit(pt, reason);
+            return EAtom.TRUE;
+        }
         throw ErlangException.badarg();
     }
 

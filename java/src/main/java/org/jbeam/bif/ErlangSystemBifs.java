@@ -29,17 +29,6 @@ public final class ErlangSystemBifs implements BifModule {
             p.vm.writeStderr(IoLists.charlistToString(x).getBytes(java.nio.charset.StandardCharsets.UTF_8));
             return EAtom.TRUE;
         });
-        t.guard0(E, "node", p -> p.vm.nodeName);
-        t.guard1(E, "node", (p, x) -> switch (x) {
-            case EPid pid -> pid.node;
-            case EPort port -> port.node;
-            case ERef ref -> ref.node;
-            default -> throw ErlangException.badarg();
-        });
-        t.bif0(E, "nodes", p -> ENil.NIL);
-        t.bif1(E, "nodes", (p, x) -> ENil.NIL);
-        t.bif2(E, "nodes", (p, x, o) -> ENil.NIL);
-        t.bif0(E, "is_alive", p -> EAtom.FALSE);
         Time.register(t);
         SystemInfo.register(t);
     }

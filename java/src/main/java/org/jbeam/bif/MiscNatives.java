@@ -60,6 +60,7 @@ public final class MiscNatives implements BifModule {
         });
 
         TermInfoBifs.register(t);
+        org.jbeam.dist.DistBifs.register(t);
         DecodePacket.register(t);
         new AtomicsBifs().register(t);
     }

@@ -75,7 +75,12 @@ public final class PortBifs implements BifModule {
             EPort port = drv == null ? null : org.jbeam.inet.InetDrivers.open(p, drv);
             if (port != null) return port;
         }
-        // spawn/spawn_executable ports arrive with the I/O work.
+        if (name instanceof ETuple t && t.arity() == 2 && t.get(0) == EAtom.of("spawn_executable")) {
+            String prog = IoLists.charlistToString(t.get(1));
+            EPort port = prog == null ? null : org.jbeam.inet.InetDrivers.openProgram(p, prog);
+            if (port != null) return port;
+        }
+        // Other spawn/spawn_executable ports are not emulated yet.
         throw ErlangException.badarg();
     }
 }

@@ -66,7 +66,7 @@ final class SystemInfo {
             case "nif_version" -> str("2.16");
             case "driver_version" -> str("3.3");
             case "compat_rel" -> ESmall.of(25);
-            case "creation" -> ESmall.of(p.vm.creation);
+            case "creation" -> EInteger.of(p.vm.thisCreation & 0xFFFFFFFFL);
             case "start_time" -> ESmall.of(-576460752303423488L / 64);
             case "time_warp_mode" -> EAtom.of("no_time_warp");
             case "time_correction" -> EAtom.TRUE;

@@ -32,7 +32,7 @@ final class SystemInfoMore {
         int n = p.vm.scheduler.count();
         return switch (item) {
             case "delayed_node_table_gc" -> ESmall.of(60);
-            case "dist" -> EBitString.ofLatin1("=node:'" + p.vm.nodeName.name + "'\n=no_distribution\n");
+            case "dist" -> EBitString.ofLatin1("=node:'" + p.vm.thisNode.name + "'\n" + (p.vm.dist.alive() ? "" : "=no_distribution\n"));
             case "dynamic_trace" -> a("none");
             case "dynamic_trace_probes", "port_parallelism", "ets_always_compress" -> EAtom.FALSE;
             case "eager_check_io" -> EAtom.TRUE;

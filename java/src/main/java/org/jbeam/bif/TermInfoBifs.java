@@ -32,7 +32,7 @@ final class TermInfoBifs {
             if (!(m instanceof EMap map) || map.size() <= MAP_SMALL_MAP_LIMIT) throw ErlangException.badarg();
             throw ErlangException.error(EAtom.UNDEFINED);
         });
-        t.bif0("erts_internal", "get_creation", p -> p.vm.nodeName == EAtom.NONODE ? EAtom.UNDEFINED : ESmall.of(p.vm.creation));
+        t.bif0("erts_internal", "get_creation", p -> p.vm.thisNode == EAtom.NONODE ? EAtom.UNDEFINED : EInteger.of(p.vm.thisCreation & 0xFFFFFFFFL));
         t.bif0("erts_internal", "time_unit", p -> ESmall.of(1_000_000_000L));
         t.bif0("erts_internal", "perf_counter_unit", p -> ESmall.of(1_000_000_000L));
         t.bif2("erts_debug", "same", (p, a, b) -> ErlangTermBifs.bool(a == b || (a.equals(b) && immediate(a))));

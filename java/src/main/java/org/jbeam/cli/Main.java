@@ -29,6 +29,7 @@ public final class Main {
             System.err.println("jbeam: no Erlang/OTP installation found (set JBEAM_OTP_ROOT or put erl on PATH)");
             System.exit(1);
         }
+        Epmd.startIfDistributed(root, cl.rest);
         OutputStream out = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
         OutputStream err = new FileOutputStream(FileDescriptor.err);
         JBeam.Builder b = JBeam.builder().otpRoot(root).stdout(out).stderr(err)

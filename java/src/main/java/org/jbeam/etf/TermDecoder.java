@@ -25,7 +25,10 @@ import static org.jbeam.etf.Tags.*;
  * then builds the term iteratively (no recursion, so nesting depth is unbounded).
  */
 public final class TermDecoder {
-    /** The node whose pids/ports/refs are local and checked against OTP's local limits. */
+    /**
+     * The node whose pids/ports/refs are local and checked against OTP's local limits: this node's
+     * name and creation once it is alive (set by erlang:setnode/2; one distributed node per JVM).
+     */
     public static volatile EAtom localNode = EAtom.NONODE;
     public static volatile int localCreation = 0;
 
@@ -253,7 +256,7 @@ public final class TermDecoder {
                 int cre = tag == PORT_EXT ? tinyCreation(u8()) : i32();
                 if (isLocal(node, cre) && (id < 0 || id > MAX_LOCAL_PORT)) throw ErlangException.badarg();
                 if (id < 0) throw ErlangException.badarg();
-                return new EPort(node, id, cre);
+                return isLocal(node, cre) ? new EPort(EAtom.NONODE, id, 0) : new EPort(node, id, cre);
             }
             case REFERENCE_EXT: {
                 EAtom node = atom();
@@ -331,13 +334,15 @@ public final class TermDecoder {
         long num = u32(), ser = u32();
         int cre = tag == PID_EXT ? tinyCreation(u8()) : i32();
         if (isLocal(node, cre) && (num > MAX_LOCAL_PID_NUMBER || ser > MAX_LOCAL_PID_SERIAL)) throw ErlangException.badarg();
-        return new EPid(node, (int) num, (int) ser, cre);
+        // This node's own pids come back as local pids (node marker nonode@nohost, as spawn makes them).
+        return isLocal(node, cre) ? new EPid(EAtom.NONODE, (int) num, (int) ser, 0) : new EPid(node, (int) num, (int) ser, cre);
     }
 
     private ERef ref(EAtom node, int cre, int[] ids) {
         if (isLocal(node, cre)) {
             if (ids.length > LOCAL_REF_WORDS || ids.length == 0 || (ids[0] & 0xFFFFFFFFL) > MAX_LOCAL_REF_W0) throw ErlangException.badarg();
             ids = Arrays.copyOf(ids, LOCAL_REF_WORDS);
+            return new ERef(EAtom.NONODE, 0, ids);
         }
         return new ERef(node, cre, ids);
     }

@@ -147,15 +147,17 @@ public final class TermEncoder {
                 case EBitString b -> bits(b);
                 case EPid p -> pid(p);
                 case EPort p -> {
-                    if (p.id > MAX_V3_PORT) { put(V4_PORT_EXT); atom(p.node); put64(p.id); }
-                    else { put(NEW_PORT_EXT); atom(p.node); put32(p.id); }
-                    put32(p.creation);
+                    boolean local = p.node == EAtom.NONODE;
+                    if (p.id > MAX_V3_PORT) { put(V4_PORT_EXT); atom(local ? TermDecoder.localNode : p.node); put64(p.id); }
+                    else { put(NEW_PORT_EXT); atom(local ? TermDecoder.localNode : p.node); put32(p.id); }
+                    put32(local ? TermDecoder.localCreation : p.creation);
                 }
                 case ERef r -> {
                     put(NEWER_REFERENCE_EXT);
                     put16(r.idCount());
-                    atom(r.node);
-                    put32(r.creation);
+                    boolean local = r.node == EAtom.NONODE;
+                    atom(local ? TermDecoder.localNode : r.node);
+                    put32(local ? TermDecoder.localCreation : r.creation);
                     for (int i = 0; i < r.idCount(); i++) put32(r.id(i));
                 }
                 case EExportFun f -> { put(EXPORT_EXT); atom(f.module); atom(f.function); put(SMALL_INTEGER_EXT); put(f.arity); }
@@ -236,11 +238,13 @@ public final class TermEncoder {
     }
 
     private void pid(EPid p) {
+        // This node's pids carry its current name and creation on the wire (erts' erts_this_node).
+        boolean local = p.node == EAtom.NONODE;
         put(NEW_PID_EXT);
-        atom(p.node);
+        atom(local ? TermDecoder.localNode : p.node);
         put32(p.number);
         put32(p.serial);
-        put32(p.creation);
+        put32(local ? TermDecoder.localCreation : p.creation);
     }
 
     private void localFun(ELocalFun f, ArrayDeque<Object> work) {

@@ -89,4 +89,13 @@ final class InetCodec {
         if (m.contains("not supported") || m.contains("Protocol family")) return "eafnosupport";
         return "einval";
     }
+
+    /** gethostname(2) as inet_drv answers REQ_GETHOSTNAME (the kernel's host name, as erl reports it). */
+    static byte[] hostname() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).trim().getBytes();
+        } catch (java.io.IOException e) {
+            return "localhost".getBytes();
+        }
+    }
 }

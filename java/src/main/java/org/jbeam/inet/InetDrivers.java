@@ -15,4 +15,10 @@ public final class InetDrivers {
             default -> null;
         };
     }
+
+    /** open_port({spawn_executable, ".../inet_gethost"}, _): OTP's resolver port program, emulated. */
+    public static EPort openProgram(ErlProcess p, String program) {
+        if (!program.endsWith("/inet_gethost")) return null;
+        return p.vm.ports.openDriver(p.pid, program, port -> new GethostPort(p.vm, port));
+    }
 }

@@ -22,7 +22,7 @@ import org.jbeam.term.*;
  * port_command output with {inet_reply, S, _}, and active-mode delivery ({tcp, S, Data}, {tcp_closed, S},
  * {tcp_passive, S}). All state is guarded by this object's monitor; readiness comes from {@link IoLoop}.
  */
-final class TcpInet extends TcpIo implements Ports.Driver {
+final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.DistPort {
     static final int MAGIC = 0x03f1a300;
     static final int REQ_OPEN = 1, REQ_CONNECT = 3, REQ_PEER = 4, REQ_NAME = 5, REQ_BIND = 6, REQ_SETOPTS = 7, REQ_GETOPTS = 8,
             REQ_GETSTAT = 11, REQ_GETHOSTNAME = 12, REQ_GETFD = 14, REQ_GETTYPE = 15, REQ_GETSTATUS = 16, REQ_SUBSCRIBE = 24,
@@ -65,7 +65,7 @@ final class TcpInet extends TcpIo implements Ports.Driver {
                 case TCP_REQ_SHUTDOWN -> shutdown(d);
                 case REQ_GETSTAT -> InetCodec.ok(stats(d));
                 case REQ_SUBSCRIBE -> InetCodec.ok((byte) 1, (byte) 0, (byte) 0, (byte) 0, (byte) 0);
-                case REQ_GETHOSTNAME -> InetCodec.ok(hostname());
+                case REQ_GETHOSTNAME -> InetCodec.ok(InetCodec.hostname());
                 case REQ_GETTYPE -> {
                     byte[] r = new byte[8];
                     InetCodec.put32(r, 0, family);
@@ -256,14 +256,6 @@ final class TcpInet extends TcpIo implements Ports.Driver {
         accepts.clear();
         if (connectTimer != null) connectTimer.cancel(false);
         stopIo();
-    }
-
-    private static byte[] hostname() {
-        try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).trim().getBytes();
-        } catch (IOException e) {
-            return "localhost".getBytes();
-        }
     }
 
     private Term refReply(int ref) { return InetCodec.ok((byte) (ref >>> 8), (byte) ref); }

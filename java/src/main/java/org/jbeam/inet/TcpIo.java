@@ -62,6 +62,8 @@ abstract class TcpIo implements IoLoop.Handler {
     private final ArrayDeque<Waiter> waitingSenders = new ArrayDeque<>();
     private int refs;
     long recvCnt, recvMax, recvOct, sendCnt, sendMax, sendOct;
+    /** Set once this socket carries a distribution connection (erlang:setnode/3): packets go there. */
+    org.jbeam.runtime.DistPort.Receiver dist;
 
     TcpIo(Runtime vm, Ports.Port port) { this.vm = vm; this.port = port; }
 
@@ -89,7 +91,7 @@ abstract class TcpIo implements IoLoop.Handler {
     }
 
     /** Someone takes data now: a pending passive recv or an active mode. */
-    boolean wantsData() { return opts.active != InetOptions.PASSIVE || !recvs.isEmpty(); }
+    boolean wantsData() { return dist != null || opts.active != InetOptions.PASSIVE || !recvs.isEmpty(); }
 
     /** Readiness on the poll thread: read when someone wants the data or the read-ahead has room. */
     void readReady() throws IOException {
@@ -210,6 +212,7 @@ abstract class TcpIo implements IoLoop.Handler {
     /** Hands complete packets to waiting recv calls, then (active mode) to the owner; reports a close. */
     void deliver() {
         if (port.isClosed() || closedDone) { updateInterest(); return; }
+        if (dist != null) { deliverDist(); return; }
         while (true) {
             Recv r = recvs.peek();
             // A recv whose caller died still takes its packet (complete() drops it), as erts sends the
@@ -240,6 +243,24 @@ abstract class TcpIo implements IoLoop.Handler {
             }
         }
         if (readEof && !closeReported && (!recvs.isEmpty() || opts.active != InetOptions.PASSIVE)) peerClosed();
+        updateInterest();
+    }
+
+    /** A distribution channel: every complete packet goes to the distribution layer; a close tells it and the owner. */
+    private void deliverDist() {
+        int[] f;
+        while ((f = Packet.frame(in, inLen, opts.packet, opts.packetSize, 0, opts.lineDelim)) != null && f[0] >= 0) {
+            recvCnt++;
+            dist.packet(in, f[0], f[1] - f[0]);
+            consume(f[1]);
+        }
+        if (readEof && !closeReported) {
+            closeReported = true;
+            inLen = 0;
+            failSenders();
+            vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
+            dist.closed();
+        }
         updateInterest();
     }
 
@@ -337,6 +358,16 @@ abstract class TcpIo implements IoLoop.Handler {
         // erts answers enotconn on a socket its send_timeout_close closed (no delayed-close flag set).
         if (!connected || closedDone || writeShut || shutWrPending)
             return ETuple.of(ERROR, !timeoutClosed && (closeReported || closedDone || writeShut) ? CLOSED : EAtom.of("enotconn"));
+        Term queued = enqueue(data);
+        if (queued != EAtom.OK) return queued;
+        if (outBytes <= HIGH_WATERMARK) return EAtom.OK;
+        if (opts.sendTimeout >= 0) w.timer = IoLoop.get().after(opts.sendTimeout, () -> sendTimeout(w));
+        waitingSenders.add(w);
+        return null;
+    }
+
+    /** Frames and queues one packet, then writes what the socket takes now. */
+    private Term enqueue(byte[] data) {
         byte[] h = Packet.header(opts.packet, data.length);
         if (h == null) return ETuple.of(ERROR, EAtom.of("emsgsize"));
         if (h.length > 0) outQ.add(ByteBuffer.wrap(h));
@@ -351,10 +382,24 @@ abstract class TcpIo implements IoLoop.Handler {
             return ETuple.of(ERROR, CLOSED);
         }
         updateInterest();
-        if (outBytes <= HIGH_WATERMARK) return EAtom.OK;
-        if (opts.sendTimeout >= 0) w.timer = IoLoop.get().after(opts.sendTimeout, () -> sendTimeout(w));
-        waitingSenders.add(w);
-        return null;
+        return EAtom.OK;
+    }
+
+    /** A distribution packet: queued without a waiting sender (erts' dist output has its own busy state). */
+    public synchronized boolean sendPacket(byte[] data) {
+        if (!connected || closedDone || writeShut || shutWrPending || port.isClosed()) return false;
+        return enqueue(data) == EAtom.OK;
+    }
+
+    public void closeDist() { vm.ports.exit(port, EAtom.KILLED); }
+
+    public synchronized long[] distStats() { return new long[] {recvCnt, sendCnt, outBytes}; }
+
+    public void attach(org.jbeam.runtime.DistPort.Receiver r) {
+        synchronized (this) {
+            dist = r;
+            deliver();
+        }
     }
 
     private synchronized void sendTimeout(Waiter w) {
@@ -447,6 +492,7 @@ abstract class TcpIo implements IoLoop.Handler {
 
     /** The port closed: pending recvs fail, queued output is still written (linger) before the socket closes. */
     void stopIo() {
+        if (dist != null && !closeReported) { closeReported = true; dist.closed(); }
         for (Recv r : recvs) { cancel(r); answer(r, ETuple.of(ERROR, CLOSED)); }
         recvs.clear();
         if (!outQ.isEmpty() && ch != null && ch.isOpen() && !closedDone) {

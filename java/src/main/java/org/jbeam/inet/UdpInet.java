@@ -79,7 +79,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
                 // Not the real name: kernel's inet_config would then resolve it natively at boot, which needs
                 // the inet_gethost port program (spawn_executable ports are not emulated yet) and halts.
                 // This is the name inet_config falls back to when no udp socket can be opened.
-                case TcpInet.REQ_GETHOSTNAME -> InetCodec.ok("nohost.nodomain".getBytes());
+                case TcpInet.REQ_GETHOSTNAME -> InetCodec.ok(InetCodec.hostname());
                 case TcpInet.REQ_SUBSCRIBE -> InetCodec.ok((byte) 1, (byte) 0, (byte) 0, (byte) 0, (byte) 0);
                 case TcpInet.REQ_GETTYPE -> {
                     byte[] r = new byte[8];

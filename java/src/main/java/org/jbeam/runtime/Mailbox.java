@@ -21,7 +21,8 @@ public final class Mailbox {
     private Node save = head;
     private int size;
 
-    void append(Term m) {
+    /** Appends a message; only from the owning process's own context (signal handling). */
+    public void append(Term m) {
         Node n = new Node(m);
         tail.next = n;
         tail = n;

@@ -26,6 +26,8 @@ public final class Ports {
         /** The driver behind a {spawn_driver, Name} port (null for fd ports). */
         public volatile Driver driver;
         public String driverName = "fd";
+        /** Processes other than the owner linked to this port (link/1): they get its exit signal. */
+        public final java.util.Set<EPid> links = ConcurrentHashMap.newKeySet();
         /** port_set_data/port_get_data. */
         public volatile Term data = EAtom.UNDEFINED;
 
@@ -111,10 +113,13 @@ public final class Ports {
     }
 
     /** driver_exit(Port, 0): the driver terminates its port; the owner (linked) gets exit reason normal. */
-    public void driverExit(Port port) {
+    public void driverExit(Port port) { exit(port, EAtom.NORMAL); }
+
+    /** The port exits with {@code reason}: closed, and the owner (linked) gets the exit signal. */
+    public void exit(Port port, Term reason) {
         EPid owner = port.owner;
-        close(port);
-        vm.exitSignal(port.id, owner, EAtom.NORMAL, true);
+        if (!closeWith(port, reason)) return;
+        vm.exitSignal(port.id, owner, reason, true);
     }
 
     private void startReader(Port port) {
@@ -155,9 +160,14 @@ public final class Ports {
         }
     }
 
-    public void close(Port port) {
-        if (port.closed) return;
-        port.closed = true;
+    public void close(Port port) { closeWith(port, EAtom.NORMAL); }
+
+    /** Closes the port; processes linked to it besides the owner get {@code reason}. False if it was closed already. */
+    private boolean closeWith(Port port, Term reason) {
+        synchronized (port) {
+            if (port.closed) return false;
+            port.closed = true;
+        }
         ports.remove(port.id.id);
         disown(port, port.owner);
         port.id.port = null;
@@ -169,6 +179,9 @@ public final class Ports {
                 vm.logInternal(e);
             }
         }
+        for (EPid l : port.links) if (!l.equals(port.owner)) vm.exitSignal(port.id, l, reason, true);
+        port.links.clear();
+        return true;
     }
 
     void closeOwnedBy(ErlProcess p) {

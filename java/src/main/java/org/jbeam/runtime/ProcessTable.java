@@ -88,9 +88,12 @@ public final class ProcessTable {
             if (opts.watchExit) vm.exitFuture(p.pid); // registered before it can run and exit
             if (opts.groupLeader != null) p.groupLeader = opts.groupLeader;
         }
-        vm.scheduler.enqueue(p);
+        if (opts == null || !opts.hold) vm.scheduler.enqueue(p);
         return p;
     }
+
+    /** Makes a process spawned with {@code hold} runnable. */
+    public void release(ErlProcess p) { vm.scheduler.enqueue(p); }
 
     /** Terminates {@code p} with {@code reason}: notify links and monitors, release everything. */
     public void exit(ErlProcess p, Term reason) {
@@ -137,5 +140,7 @@ public final class ProcessTable {
         public EPid groupLeader;
         /** The embedding API will await this process's exit reason. */
         public boolean watchExit;
+        /** Not runnable yet: the caller finishes set-up (a remote spawn reply) and then calls {@link ProcessTable#release}. */
+        public boolean hold;
     }
 }

@@ -19,8 +19,19 @@ import org.jbeam.term.*;
  * schedulers and timers. Built by the embedding API ({@code org.jbeam.api.JBeam}).
  */
 public final class Runtime {
+    /**
+     * The node field of this node's own pids, ports and references: always {@code nonode@nohost}, also
+     * once the node is alive. Local identifiers keep this marker (so they stay equal to themselves when
+     * the node is named, as in erts); {@link #thisNode} is the name {@code node()} reports, and the
+     * external term format writes local identifiers with that name and {@link #thisCreation}.
+     */
     public final EAtom nodeName;
     public final int creation = 0;
+    /** This node's name (erlang:setnode/2), {@code nonode@nohost} while not alive. */
+    public volatile EAtom thisNode = EAtom.NONODE;
+    public volatile int thisCreation;
+    /** Connections to other nodes (the Erlang distribution protocol). */
+    public final org.jbeam.dist.Distribution dist = new org.jbeam.dist.Distribution(this);
     public final ExportTable exports = new ExportTable();
     public final BifTable bifs = new BifTable();
     public final CodeServer code = new CodeServer(this);
@@ -68,6 +79,7 @@ public final class Runtime {
     /** Erlang send ({@code Dest ! Msg}): pid, registered name, {Name, Node} or port. */
     public void send(ErlProcess from, Term dest, Term msg) {
         switch (dest) {
+            case EPid pid when pid.node != nodeName -> dist.send(from, pid, msg);
             case EPid pid -> sendTo(pid, msg);
             case EAtom name -> {
                 Term t = registry.whereis(name);
@@ -75,12 +87,14 @@ public final class Runtime {
                 send(from, t, msg);
             }
             case ETuple t when t.arity() == 2 && t.get(0) instanceof EAtom name && t.get(1) instanceof EAtom node -> {
-                if (node == nodeName) {
+                if (node == thisNode) {
                     Term target = registry.whereis(name);
                     if (target != null) send(from, target, msg);
+                } else {
+                    dist.sendNamed(from, name, node, msg);
                 }
-                // Remote nodes: distribution is not available yet; the message is dropped as to an unreachable node.
             }
+            case ERef ref when ref.node != nodeName -> dist.sendAlias(from, ref, msg);
             case EPort port -> PortMessages.handle(this, from, port, msg);
             case ERef ref -> {
                 EPid target = aliases.target(ref);
@@ -91,13 +105,36 @@ public final class Runtime {
     }
 
     public void sendTo(EPid pid, Term msg) {
-        if (pid.process instanceof ErlProcess p) p.deliver(msg);
+        Object o = pid.process;
+        if (o == null) o = resolve(pid);
+        if (o instanceof ErlProcess p) p.deliver(msg);
+    }
+
+    /**
+     * The live process behind a local pid that did not come from spawn (binary_to_term,
+     * list_to_pid, a distribution message): looked up by number; null if it is gone.
+     */
+    public ErlProcess resolve(EPid pid) {
+        if (pid.node != nodeName) return null;
+        ErlProcess p = processes.byNumber(pid.number | (pid.serial << 15));
+        return p != null && p.pid.equals(pid) ? p : null;
     }
 
     void sendSignal(EPid pid, Signals.Signal s) {
-        if (pid.process instanceof ErlProcess p) p.deliver(s);
-        else if (pid.process instanceof SignalSink k) k.signal(s);
+        Object o = pid.process;
+        if (o == null) {
+            if (pid.node != nodeName) { dist.signal(pid, s); return; }
+            o = resolve(pid);
+        }
+        if (o instanceof ErlProcess p) p.deliver(s);
+        else if (o instanceof SignalSink k) k.signal(s);
     }
+
+    /** link/1 to a pid on another node: the LINK signal. */
+    public void linkRemote(EPid remote, EPid from) { sendSignal(remote, new Signals.Link(from)); }
+
+    /** unlink/1 from a pid on another node. */
+    public void unlinkRemote(EPid remote, EPid from) { sendSignal(remote, new Signals.Unlink(from)); }
 
     /** Delivers an exit signal (exit/2, link breakage) to {@code target}. */
     public void exitSignal(Term from, EPid target, Term reason, boolean linked) {

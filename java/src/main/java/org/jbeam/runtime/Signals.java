@@ -12,7 +12,7 @@ public final class Signals {
     private Signals() {}
 
     /** Marker interface of non-message inbox entries. */
-    public sealed interface Signal permits Exit, Link, Unlink, Monitor, Demonitor, Down, Timeout {}
+    public sealed interface Signal permits Exit, Link, Unlink, Monitor, Demonitor, Down, Timeout, Apply {}
 
     /** An exit signal; {@code linked} when it comes through a link (kill is then an ordinary reason). */
     public record Exit(Term from, Term reason, boolean linked) implements Signal {}
@@ -23,6 +23,11 @@ public final class Signals {
     /** A 'DOWN' message for a monitor this process holds. */
     public record Down(ERef ref, Term message) implements Signal {}
     public record Timeout(int gen) implements Signal {}
+    /**
+     * Work on a process's own state, done by the process in signal order (e.g. the distribution
+     * layer installing the monitor a remote spawn reply confirms, ahead of later messages).
+     */
+    public record Apply(java.util.function.Consumer<ErlProcess> action) implements Signal {}
 
     /**
      * Moves inbox entries into the mailbox, handling signals on the way. Returns false when a
@@ -51,6 +56,7 @@ public final class Signals {
                 }
             }
             case Timeout t -> { if (t.gen() == p.timerGen) { p.timedOut = true; p.timer = null; } }
+            case Apply a -> a.action().accept(p);
         }
         return true;
     }

@@ -1,0 +1,118 @@
+package org.jbeam.dist;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayDeque;
+
+import org.jbeam.etf.TermEncoder;
+import org.jbeam.runtime.DistPort;
+import org.jbeam.term.*;
+
+/**
+ * One connection to another node: pending (data queued while net_kernel connects), up (packets go
+ * to the port), or dead. Its id ({@code {Number, Ref}}) is what net_kernel calls the ConnId and
+ * dist_util the DHandle.
+ */
+final class DistConnection implements DistPort.Receiver {
+    private static final int PENDING = 0, UP = 1, DEAD = 2;
+
+    final Distribution dist;
+    final EAtom node;
+    private final Term connId;
+    private final ArrayDeque<byte[]> queued = new ArrayDeque<>();
+    private volatile DistPort port;
+    private volatile int state = PENDING;
+    /** The peer's flags once up; before that the data queued assumes an OTP 25 peer. */
+    private volatile long flags = Distribution.DEFAULT_FLAGS;
+    volatile int peerCreation;
+
+    DistConnection(Distribution dist, EAtom node, long id) {
+        this.dist = dist;
+        this.node = node;
+        this.connId = ETuple.of(EInteger.of(id), dist.vm.makeRef());
+    }
+
+    Term connId() { return connId; }
+    long flags() { return flags; }
+    boolean has(long flag) { return (flags & flag) != 0; }
+    boolean isUp() { return state == UP; }
+    boolean isDead() { return state == DEAD; }
+
+    synchronized boolean abort() {
+        if (state != PENDING) return false;
+        state = DEAD;
+        queued.clear();
+        return true;
+    }
+
+    /** setnode/3: writes what was queued, then every later send goes straight to the port. */
+    boolean up(DistPort p, long peerFlags, int creation) {
+        synchronized (this) {
+            if (state != PENDING) return false;
+            flags = peerFlags;
+            peerCreation = creation;
+            for (byte[] f : queued) p.sendPacket(f);
+            queued.clear();
+            port = p;
+            state = UP;
+        }
+        p.attach(this);
+        return true;
+    }
+
+    /** Sends one control message with an optional payload term. */
+    void send(Term control, Term payload) {
+        byte[] packet = encode(control, payload);
+        DistPort p = port;
+        if (p == null) {
+            synchronized (this) {
+                if (state == PENDING) { queued.add(packet); return; }
+                p = port;
+            }
+            if (p == null) return; // dead: dropped, as erts drops data for a connection that went down
+        }
+        p.sendPacket(packet);
+    }
+
+    private static byte[] encode(Term control, Term payload) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+        out.write(DistOps.PASS_THROUGH);
+        out.writeBytes(TermEncoder.encode(control));
+        if (payload != null) out.writeBytes(TermEncoder.encode(payload));
+        return out.toByteArray();
+    }
+
+    long[] stats() {
+        DistPort p = port;
+        return p == null ? new long[] {0, 0, 0} : p.distStats();
+    }
+
+    /** disconnect_node/1: the port is killed; its owner (dist_util's connection process) goes with it. */
+    void close() {
+        DistPort p = port;
+        if (p != null) p.closeDist();
+        else if (abort()) closed();
+    }
+
+    @Override
+    public void packet(byte[] data, int off, int len) {
+        if (len == 0) return; // a tick
+        try {
+            DistDispatch.handle(this, data, off, len);
+        } catch (RuntimeException e) {
+            // A malformed packet from the peer: erts logs and takes the connection down.
+            dist.vm.logInternal(new IllegalStateException("bad distribution packet from " + node.name, e));
+            close();
+        }
+    }
+
+    @Override
+    public void closed() {
+        synchronized (this) {
+            if (state == DEAD) return;
+            state = DEAD;
+            queued.clear();
+        }
+        // Not under the port's lock: links and monitors of every process are visited.
+        Thread.ofVirtual().start(() -> dist.down(this));
+    }
+}

@@ -1,0 +1,254 @@
+package org.jbeam.dist;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jbeam.etf.TermDecoder;
+import org.jbeam.runtime.DistPort;
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.Runtime;
+import org.jbeam.runtime.Signals;
+import org.jbeam.runtime.ErlangException;
+import org.jbeam.term.*;
+
+/**
+ * The Erlang distribution as erts does it under OTP's own {@code net_kernel}, {@code dist_util} and
+ * {@code inet_tcp_dist}: the Erlang code sets up the TCP connection and runs the handshake, then hands
+ * the port to {@code erlang:setnode/3}; from there the runtime owns the connection. Messages and
+ * signals to other nodes' pids are encoded as distribution control messages (pass-through form, no
+ * atom cache) and sent on that port; incoming ones are decoded by {@link DistDispatch}. A send to a
+ * node with no connection creates a pending one, queues the data and asks {@code net_kernel} to
+ * connect ({@code {auto_connect, Node, ConnId}}), as erts does. When a connection goes down, links
+ * and monitors across it fire with {@code noconnection} and {@code monitor_node} subscribers get
+ * {@code {nodedown, Node}}. See ADR 0015.
+ */
+public final class Distribution {
+    static final long PUBLISHED = 0x1, ATOM_CACHE_HDR = 0x2000, FRAGMENTS = 0x800000, EXIT_PAYLOAD = 0x400000,
+            UNLINK_ID = 0x2000000, ALIAS = 0x8L << 32;
+    /** erts 13's default flags, without the atom cache header and fragments this runtime does not implement. */
+    static final long DEFAULT_FLAGS = 0xd07df7fbcL & ~ATOM_CACHE_HDR & ~FRAGMENTS;
+    static final long MANDATORY_FLAGS = 0x1070f94L, REJECTABLE_FLAGS = 0x802042L, STRICT_ORDER_FLAGS = 0x2000L;
+
+    static final EAtom NOCONNECTION = EAtom.of("noconnection"), NODEDOWN = EAtom.of("nodedown"),
+            AUTO_CONNECT = EAtom.of("auto_connect"), NET_KERNEL = EAtom.of("net_kernel"), EMPTY = EAtom.of("");
+
+    final Runtime vm;
+    private final ConcurrentHashMap<EAtom, DistConnection> conns = new ConcurrentHashMap<>();
+    private final AtomicLong connIds = new AtomicLong(1);
+    private final AtomicLong unlinkIds = new AtomicLong(1);
+    /** monitor_node/2 subscriptions: node → (process → count). */
+    private final ConcurrentHashMap<EAtom, Map<EPid, Integer>> nodeMonitors = new ConcurrentHashMap<>();
+    /** Outstanding spawn_request/5 calls to other nodes, by request id. */
+    final ConcurrentHashMap<ERef, SpawnRequests.Request> spawnRequests = new ConcurrentHashMap<>();
+    volatile boolean dynamicName;
+
+    public Distribution(Runtime vm) { this.vm = vm; }
+
+    public boolean alive() { return vm.thisNode != EAtom.NONODE; }
+
+    /** erlang:setnode/2: this node's name and creation (pids etc. are written with them on the wire). */
+    public void setName(EAtom name, int creation) {
+        vm.thisCreation = creation;
+        TermDecoder.localCreation = creation;
+        TermDecoder.localNode = name;
+        vm.thisNode = name;
+    }
+
+    // ---- connections ----
+
+    /** erts_internal:new_connection/1: the id of the node's connection, creating a pending one. */
+    public Term newConnection(EAtom node) {
+        return conns.computeIfAbsent(node, n -> new DistConnection(this, n, connIds.getAndIncrement())).connId();
+    }
+
+    /** erts_internal:abort_pending_connection/2: true if the pending connection {@code id} was dropped. */
+    public boolean abortPending(EAtom node, Term id) {
+        DistConnection c = conns.get(node);
+        if (c == null || !c.connId().equals(id) || !c.abort()) return false;
+        conns.remove(node, c);
+        down(c);
+        return true;
+    }
+
+    /** erlang:setnode/3: the handshake on {@code port} is done; the connection is up. Returns the handle. */
+    public Term up(EAtom node, DistPort port, long flags, int creation) {
+        DistConnection c = conns.computeIfAbsent(node, n -> new DistConnection(this, n, connIds.getAndIncrement()));
+        if (!c.up(port, flags, creation)) throw ErlangException.badarg();
+        return c.connId();
+    }
+
+    DistConnection byHandle(Term handle) {
+        for (DistConnection c : conns.values()) if (c.connId().equals(handle)) return c;
+        return null;
+    }
+
+    public long[] stats(Term handle) {
+        DistConnection c = byHandle(handle);
+        return c == null ? null : c.stats();
+    }
+
+    /** The connection to {@code node} for sending, asking net_kernel to set one up if there is none. */
+    private DistConnection connection(EAtom node) {
+        if (!alive() || node == vm.thisNode) return null;
+        DistConnection c = conns.get(node);
+        if (c != null && !c.isDead()) return c;
+        DistConnection fresh = new DistConnection(this, node, connIds.getAndIncrement());
+        c = conns.putIfAbsent(node, fresh);
+        if (c != null) return c;
+        Term kernel = vm.registry.whereis(NET_KERNEL);
+        if (!(kernel instanceof EPid k)) {
+            conns.remove(node, fresh);
+            return null;
+        }
+        vm.sendTo(k, ETuple.of(AUTO_CONNECT, node, fresh.connId()));
+        return fresh;
+    }
+
+    /** Called by a connection that went down (socket closed, or an aborted pending connection). */
+    void down(DistConnection c) {
+        conns.remove(c.node, c);
+        EAtom node = c.node;
+        for (SpawnRequests.Request r : spawnRequests.values()) if (r.node() == node) SpawnRequests.failed(this, r, NOCONNECTION);
+        for (ErlProcess p : vm.processes.all()) {
+            List<Signals.Signal> sigs = new ArrayList<>();
+            synchronized (p) {
+                for (EPid l : p.links) if (l.node == node) sigs.add(new Signals.Exit(l, NOCONNECTION, true));
+                p.monitoredBy.values().removeIf(m -> m.watcher().node == node);
+            }
+            // The monitors this process holds: DOWN noconnection, in its own context (the map is its own).
+            sigs.add(new Signals.Apply(q -> {
+                for (ErlProcess.Monitor m : new ArrayList<>(q.monitors.values())) {
+                    if (onNode(m, node) && q.monitors.remove(m.ref()) != null) {
+                        q.vm.aliases.remove(m.ref(), q.pid);
+                        q.mailbox.append(ETuple.of(EAtom.DOWN, m.ref(), EAtom.PROCESS, m.targetName(), NOCONNECTION));
+                    }
+                }
+            }));
+            for (Signals.Signal s : sigs) p.deliver(s);
+        }
+        Map<EPid, Integer> subs = nodeMonitors.remove(node);
+        if (subs != null) {
+            for (var e : subs.entrySet())
+                for (int i = 0; i < e.getValue(); i++) vm.sendTo(e.getKey(), ETuple.of(NODEDOWN, node));
+        }
+    }
+
+    private static boolean onNode(ErlProcess.Monitor m, EAtom node) {
+        if (m.target() instanceof EPid t) return t.node == node;
+        return m.targetName() instanceof ETuple t && t.arity() == 2 && t.get(1) == node;
+    }
+
+    /** erlang:nodes/1 kinds: visible (published) and hidden connections that are up. */
+    public List<Term> nodes(boolean visible, boolean hidden) {
+        List<Term> l = new ArrayList<>();
+        for (DistConnection c : conns.values()) {
+            if (!c.isUp()) continue;
+            boolean pub = (c.flags() & PUBLISHED) != 0;
+            if (pub ? visible : hidden) l.add(c.node);
+        }
+        return l;
+    }
+
+    public boolean isConnected(EAtom node) {
+        DistConnection c = conns.get(node);
+        return c != null && c.isUp();
+    }
+
+    /** erlang:disconnect_node/1 for an up connection: closes it (net_kernel sees its owner exit). */
+    public boolean disconnect(EAtom node) {
+        DistConnection c = conns.get(node);
+        if (c == null) return false;
+        c.close();
+        return true;
+    }
+
+    /** erlang:monitor_node(Node, Flag). */
+    public void monitorNode(ErlProcess p, EAtom node, boolean on) {
+        if (!on) {
+            nodeMonitors.computeIfPresent(node, (n, m) -> {
+                m.computeIfPresent(p.pid, (k, v) -> v > 1 ? v - 1 : null);
+                return m.isEmpty() ? null : m;
+            });
+            return;
+        }
+        if (node == vm.thisNode && alive()) return;
+        DistConnection c = connection(node);
+        if (c == null) { p.deliver(ETuple.of(NODEDOWN, node)); return; }
+        nodeMonitors.computeIfAbsent(node, n -> new ConcurrentHashMap<>()).merge(p.pid, 1, Integer::sum);
+    }
+
+    // ---- outgoing messages and signals ----
+
+    public void send(ErlProcess from, EPid to, Term msg) {
+        DistConnection c = connection(to.node);
+        if (c != null) c.send(ETuple.of(ESmall.of(DistOps.SEND), EMPTY, to), msg);
+    }
+
+    public void sendNamed(ErlProcess from, EAtom name, EAtom node, Term msg) {
+        DistConnection c = connection(node);
+        if (c != null) c.send(ETuple.of(ESmall.of(DistOps.REG_SEND), sender(from), EMPTY, name), msg);
+    }
+
+    public void sendAlias(ErlProcess from, ERef alias, Term msg) {
+        DistConnection c = connection(alias.node);
+        if (c != null && c.has(ALIAS)) c.send(ETuple.of(ESmall.of(DistOps.ALIAS_SEND), sender(from), alias), msg);
+    }
+
+    private static EPid sender(ErlProcess from) { return from != null ? from.pid : new EPid(EAtom.NONODE, 0, 0, 0); }
+
+    /** A signal to a pid on another node (links, exits, monitors, DOWN) as a control message. */
+    public void signal(EPid to, Signals.Signal s) {
+        DistConnection c = connection(to.node);
+        if (c == null) { unreachable(to, s); return; }
+        switch (s) {
+            case Signals.Exit e when e.from() instanceof EPid from -> {
+                boolean payload = c.has(EXIT_PAYLOAD);
+                int op = e.linked() ? (payload ? DistOps.PAYLOAD_EXIT : DistOps.EXIT) : (payload ? DistOps.PAYLOAD_EXIT2 : DistOps.EXIT2);
+                if (payload) c.send(ETuple.of(ESmall.of(op), from, to), e.reason());
+                else c.send(ETuple.of(ESmall.of(op), from, to, e.reason()), null);
+            }
+            case Signals.Link l -> c.send(ETuple.of(ESmall.of(DistOps.LINK), l.from(), to), null);
+            case Signals.Unlink u -> {
+                if (c.has(UNLINK_ID)) c.send(ETuple.of(ESmall.of(DistOps.UNLINK_ID), EInteger.of(unlinkIds.getAndIncrement()), u.from(), to), null);
+                else c.send(ETuple.of(ESmall.of(DistOps.UNLINK), u.from(), to), null);
+            }
+            case Signals.Down d when d.message() instanceof ETuple m && m.arity() == 5 -> {
+                Term obj = m.get(3) instanceof ETuple named && named.arity() == 2 ? named.get(0) : m.get(3);
+                if (c.has(EXIT_PAYLOAD)) c.send(ETuple.of(ESmall.of(DistOps.PAYLOAD_MONITOR_P_EXIT), obj, to, d.ref()), m.get(4));
+                else c.send(ETuple.of(ESmall.of(DistOps.MONITOR_P_EXIT), obj, to, d.ref(), m.get(4)), null);
+            }
+            default -> { }
+        }
+    }
+
+    /** A remote monitor: {@code target} is the remote pid or the registered name on {@code node}. */
+    public boolean monitor(ErlProcess p, ERef ref, EAtom node, Term target) {
+        DistConnection c = connection(node);
+        if (c == null) return false;
+        c.send(ETuple.of(ESmall.of(DistOps.MONITOR_P), p.pid, target, ref), null);
+        return true;
+    }
+
+    public void demonitor(ErlProcess p, ERef ref, EAtom node, Term target) {
+        DistConnection c = conns.get(node);
+        if (c != null) c.send(ETuple.of(ESmall.of(DistOps.DEMONITOR_P), p.pid, target, ref), null);
+    }
+
+    public void groupLeader(EPid leader, EPid target) {
+        DistConnection c = connection(target.node);
+        if (c != null) c.send(ETuple.of(ESmall.of(DistOps.GROUP_LEADER), leader, target), null);
+    }
+
+    /** No connection can carry the signal: a link or monitor answers noconnection at once. */
+    private void unreachable(EPid to, Signals.Signal s) {
+        switch (s) {
+            case Signals.Link l -> vm.exitSignal(to, l.from(), NOCONNECTION, true);
+            default -> { }
+        }
+    }
+
+    DistConnection connectionForSpawn(EAtom node) { return connection(node); }
+}

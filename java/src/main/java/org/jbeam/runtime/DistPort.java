@@ -1,0 +1,28 @@
+package org.jbeam.runtime;
+
+/**
+ * A port that can carry an Erlang distribution connection ({@code erlang:setnode/3} hands the
+ * connected tcp_inet port of a finished handshake to the runtime, as erts does). After
+ * {@link #attach} every complete packet goes to the receiver instead of the owning process; the
+ * owner still gets {@code {tcp_closed, S}} and ticks still go through ordinary port sends.
+ */
+public interface DistPort {
+    /** Where the connection's incoming packets go. Called with the port's lock held, in arrival order. */
+    interface Receiver {
+        void packet(byte[] data, int off, int len);
+        /** The socket closed or failed: the connection is down. */
+        void closed();
+    }
+
+    /** Starts delivering packets (including any already buffered) to {@code r}. */
+    void attach(Receiver r);
+
+    /** Queues one packet (framed as the port's packet option says); false if the socket is closed. */
+    boolean sendPacket(byte[] data);
+
+    /** disconnect_node/1: the port exits with reason killed (its owner, linked, goes with it). */
+    void closeDist();
+
+    /** dist_get_stat: packets read, packets written, bytes still queued for output. */
+    long[] distStats();
+}

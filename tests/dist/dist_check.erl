@@ -1,0 +1,70 @@
+%% Distribution differential program: main/1 runs against a peer node (started with peer/0) and
+%% prints what it sees; DistributionTest runs it erl→erl, jbeam→erl and erl→jbeam and compares.
+-module(dist_check).
+-export([main/1, peer/0]).
+
+peer() ->
+    register(echo, spawn(fun echo/0)),
+    register(idle, spawn(fun() -> receive stop -> ok end end)),
+    io:format("ready~n").
+
+echo() ->
+    receive
+        {From, M} -> From ! {echo, M}, echo();
+        _ -> echo()
+    end.
+
+out(K, V) -> io:format("~p: ~p~n", [K, V]).
+
+wait(Pattern) -> receive M -> Pattern(M) after 5000 -> timeout end.
+
+main([PeerS]) ->
+    Peer = list_to_atom(PeerS),
+    out(alive, is_alive()),
+    out(ping, net_adm:ping(Peer)),
+    out(nodes, nodes() =:= [Peer]),
+    {echo, Peer} ! {self(), hello},
+    out(echo, receive {echo, M} -> M after 5000 -> timeout end),
+    EchoPid = rpc:call(Peer, erlang, whereis, [echo]),
+    out(remote_pid, {is_pid(EchoPid), node(EchoPid) =:= Peer, EchoPid =/= self()}),
+    EchoPid ! {self(), {big, lists:seq(1, 1000), <<7:80000>>, #{a => 1.5, "k" => [x | y]}, {1 bsl 100, -3}}},
+    out(echo_big, receive {echo, {big, L, B, Mp, T}} -> {length(L), byte_size(B), Mp, T} after 5000 -> timeout end),
+    out(rpc, rpc:call(Peer, lists, reverse, [[1, 2, 3]])),
+    out(rpc_node, rpc:call(Peer, erlang, node, []) =:= Peer),
+    out(rpc_undef, element(1, element(2, rpc:call(Peer, nomod, nofun, [])))),
+    out(erpc_error, try erpc:call(Peer, erlang, error, [boom]) catch error:{exception, R0, _} -> R0 end),
+    out(erpc_throw, catch erpc:call(Peer, erlang, throw, [ball])),
+    out(self_roundtrip, rpc:call(Peer, erlang, list_to_tuple, [[self()]]) =:= {self()}),
+    Ref0 = make_ref(),
+    out(ref_roundtrip, rpc:call(Peer, erlang, hd, [[Ref0]]) =:= Ref0),
+    rpc:call(Peer, io, format, ["printed by the peer through our group leader~n"]),
+    P = spawn(Peer, timer, sleep, [100]),
+    R = monitor(process, P),
+    out(down, wait(fun({'DOWN', R1, process, P1, Why}) when R1 =:= R, P1 =:= P -> Why; (X) -> {unexpected, X} end)),
+    R2 = monitor(process, {idle, Peer}),
+    exit(rpc:call(Peer, erlang, whereis, [idle]), kill),
+    out(down_name, wait(fun({'DOWN', R1, process, Obj, Why}) when R1 =:= R2 -> {element(1, Obj), element(2, Obj) =:= Peer, Why}; (X) -> {unexpected, X} end)),
+    R3 = monitor(process, {nosuch, Peer}),
+    out(down_noproc, wait(fun({'DOWN', R1, process, Obj, Why}) when R1 =:= R3 -> {element(1, Obj), element(2, Obj) =:= Peer, Why}; (X) -> {unexpected, X} end)),
+    R4 = monitor(process, EchoPid),
+    out(demonitor, demonitor(R4, [flush, info])),
+    process_flag(trap_exit, true),
+    L1 = spawn_link(Peer, erlang, exit, [bye]),
+    out(link_exit, wait(fun({'EXIT', F, Why}) when F =:= L1 -> Why; (X) -> {unexpected, X} end)),
+    L2 = spawn_link(Peer, timer, sleep, [infinity]),
+    exit(L2, stop_it),
+    out(exit2, wait(fun({'EXIT', F, Why}) when F =:= L2 -> Why; (X) -> {unexpected, X} end)),
+    L3 = spawn_link(Peer, timer, sleep, [infinity]),
+    unlink(L3),
+    exit(L3, kill),
+    out(unlinked, receive {'EXIT', L3, _} -> got after 300 -> none end),
+    Me = self(),
+    rpc:call(Peer, erlang, spawn, [fun() -> link(Me), exit(from_peer) end]),
+    out(peer_linked_exit, wait(fun({'EXIT', F, Why}) when node(F) =:= Peer -> Why; (X) -> {unexpected, X} end)),
+    monitor_node(Peer, true),
+    out(disconnect, erlang:disconnect_node(Peer)),
+    out(nodedown, receive {nodedown, Peer} -> ok after 5000 -> timeout end),
+    out(nodes_after, nodes()),
+    out(ping_again, net_adm:ping(Peer)),
+    out(nonode, net_adm:ping(list_to_atom("nosuchnode@" ++ tl(lists:dropwhile(fun(C) -> C =/= $@ end, PeerS))))),
+    ok.
