@@ -343,6 +343,12 @@ public final class ErlangProcessBifs implements BifModule {
     }
 
     private static Term processFlag(ErlProcess p, Term flag, Term value) {
+        if (flag == EAtom.of("monitor_nodes") || flag instanceof ETuple t && t.arity() == 2 && t.get(0) == EAtom.of("monitor_nodes")) {
+            if (value != EAtom.TRUE && value != EAtom.FALSE) throw ErlangException.badarg();
+            // The bare flag is the classic subscription: {nodeup, N} / {nodedown, N} for visible nodes.
+            Term opts = flag instanceof ETuple t ? t.get(1) : EMap.of(new Term[] {EAtom.of("list")}, new Term[] {EAtom.TRUE});
+            return ESmall.of(p.vm.dist.monitorNodes(p, opts, value == EAtom.TRUE));
+        }
         if (flag == TRAP_EXIT) {
             if (value != EAtom.TRUE && value != EAtom.FALSE) throw ErlangException.badarg();
             boolean old = p.trapExit;

@@ -32,8 +32,10 @@ public final class DistBifs {
         t.bif0(E, "nodes", p -> ECons.of(p.vm.dist.nodes(true, false)));
         t.bif1(E, "nodes", DistBifs::nodes);
         t.bif2(E, "nodes", (p, x, o) -> {
+            if (!(o instanceof EMap opts)) throw ErlangException.badarg();
+            boolean cid = opts.get(EAtom.of("connection_id")) == EAtom.TRUE, type = opts.get(EAtom.of("node_type")) == EAtom.TRUE;
             List<Term> l = new ArrayList<>();
-            for (Term n : ECons.toArray(nodes(p, x))) l.add(ETuple.of(n, EMap.EMPTY));
+            for (Term n : ECons.toArray(nodes(p, x))) l.add(ETuple.of(n, p.vm.dist.nodeInfo((EAtom) n, cid, type)));
             return ECons.of(l);
         });
         t.bif0(I, "dynamic_node_name", p -> EAtom.of(p.vm.dist.dynamicName));

@@ -17,7 +17,13 @@ final class DistConnection implements DistPort.Receiver {
 
     final Distribution dist;
     final EAtom node;
+    /** The number in the connection id (what monitor_nodes and nodes/2 report as connection_id). */
+    final long number;
     private final Term connId;
+    /** Set once the connection was up: only such a connection's end is a nodedown. */
+    volatile boolean wasUp;
+    /** Why the connection went down (nodedown_reason). */
+    volatile Term downReason = EAtom.of("connection_closed");
     private final ArrayDeque<byte[]> queued = new ArrayDeque<>();
     private volatile DistPort port;
     private volatile int state = PENDING;
@@ -28,6 +34,7 @@ final class DistConnection implements DistPort.Receiver {
     DistConnection(Distribution dist, EAtom node, long id) {
         this.dist = dist;
         this.node = node;
+        this.number = id;
         this.connId = ETuple.of(EInteger.of(id), dist.vm.makeRef());
     }
 
@@ -54,8 +61,10 @@ final class DistConnection implements DistPort.Receiver {
             queued.clear();
             port = p;
             state = UP;
+            wasUp = true;
         }
         p.attach(this);
+        dist.events.nodeUp(dist, node, number, (peerFlags & Distribution.PUBLISHED) != 0);
         return true;
     }
 
@@ -90,7 +99,7 @@ final class DistConnection implements DistPort.Receiver {
     void close() {
         DistPort p = port;
         if (p != null) p.closeDist();
-        else if (abort()) closed();
+        else if (abort()) closed(null);
     }
 
     @Override
@@ -106,7 +115,8 @@ final class DistConnection implements DistPort.Receiver {
     }
 
     @Override
-    public void closed() {
+    public void closed(Term reason) {
+        if (reason != null) downReason = reason;
         synchronized (this) {
             if (state == DEAD) return;
             state = DEAD;

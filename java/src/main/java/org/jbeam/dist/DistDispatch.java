@@ -18,9 +18,9 @@ final class DistDispatch {
 
     static void handle(DistConnection c, byte[] b, int off, int len) {
         if ((b[off] & 0xFF) != DistOps.PASS_THROUGH) throw new IllegalArgumentException("no pass-through prefix: " + (b[off] & 0xFF));
-        TermDecoder.Result ctl = TermDecoder.decode(b, off + 1, len - 1, false, FunResolver.DEFAULT);
+        TermDecoder.Result ctl = TermDecoder.decode(b, off + 1, len - 1, false, org.jbeam.etf.EtfBifs.funResolver);
         int rest = len - 1 - ctl.used();
-        Term payload = rest > 0 ? TermDecoder.decode(b, off + 1 + ctl.used(), rest, false, FunResolver.DEFAULT).term() : null;
+        Term payload = rest > 0 ? TermDecoder.decode(b, off + 1 + ctl.used(), rest, false, org.jbeam.etf.EtfBifs.funResolver).term() : null;
         if (!(ctl.term() instanceof ETuple m) || m.arity() < 1 || !(m.get(0) instanceof ESmall op))
             throw new IllegalArgumentException("bad control message " + ctl.term());
         Runtime vm = c.dist.vm;

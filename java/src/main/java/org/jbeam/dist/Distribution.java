@@ -44,6 +44,7 @@ public final class Distribution {
     /** Outstanding spawn_request/5 calls to other nodes, by request id. */
     final ConcurrentHashMap<ERef, SpawnRequests.Request> spawnRequests = new ConcurrentHashMap<>();
     volatile boolean dynamicName;
+    final NodeEvents events = new NodeEvents();
 
     public Distribution(Runtime vm) { this.vm = vm; }
 
@@ -54,7 +55,28 @@ public final class Distribution {
         vm.thisCreation = creation;
         TermDecoder.localCreation = creation;
         TermDecoder.localNode = name;
+        TermDecoder.livePids = n -> {
+            ErlProcess p = vm.processes.byNumber((int) n);
+            return p != null ? p.pid : null;
+        };
         vm.thisNode = name;
+        // As erts: monitor_nodes subscribers hear that this node came up under its name.
+        events.nodeUp(this, name, 0, true);
+    }
+
+    /** process_flag({monitor_nodes, Opts}, On): how many such subscriptions the process had. */
+    public int monitorNodes(ErlProcess p, Term opts, boolean on) { return events.subscribe(p, opts, on); }
+
+    /** erlang:nodes/2 info for {@code node}: connection_id and node_type as asked. */
+    public Term nodeInfo(EAtom node, boolean connectionId, boolean nodeType) {
+        DistConnection c = conns.get(node);
+        List<Term> ks = new ArrayList<>(), vs = new ArrayList<>();
+        if (connectionId) { ks.add(EAtom.of("connection_id")); vs.add(c == null ? EAtom.UNDEFINED : EInteger.of(c.number)); }
+        if (nodeType) {
+            ks.add(EAtom.of("node_type"));
+            vs.add(c == null ? EAtom.of("this") : EAtom.of((c.flags() & PUBLISHED) != 0 ? "visible" : "hidden"));
+        }
+        return EMap.of(ks.toArray(new Term[0]), vs.toArray(new Term[0]));
     }
 
     // ---- connections ----
@@ -129,6 +151,7 @@ public final class Distribution {
             }));
             for (Signals.Signal s : sigs) p.deliver(s);
         }
+        if (c.wasUp) events.nodeDown(this, node, c.number, (c.flags() & PUBLISHED) != 0, c.downReason);
         Map<EPid, Integer> subs = nodeMonitors.remove(node);
         if (subs != null) {
             for (var e : subs.entrySet())

@@ -31,6 +31,12 @@ public final class TermDecoder {
      */
     public static volatile EAtom localNode = EAtom.NONODE;
     public static volatile int localCreation = 0;
+    /**
+     * The live pid object of this node's process {@code number | serial << 15}, or null: installed by the
+     * distributed runtime (one per JVM), so a pid coming back from another node is the process's own
+     * pid object and every BIF sees the process behind it.
+     */
+    public static volatile java.util.function.LongFunction<EPid> livePids;
 
     /** A decoded term and the number of bytes consumed (binary_to_term's {@code used} option). */
     public record Result(Term term, int used) {}
@@ -335,7 +341,10 @@ public final class TermDecoder {
         int cre = tag == PID_EXT ? tinyCreation(u8()) : i32();
         if (isLocal(node, cre) && (num > MAX_LOCAL_PID_NUMBER || ser > MAX_LOCAL_PID_SERIAL)) throw ErlangException.badarg();
         // This node's own pids come back as local pids (node marker nonode@nohost, as spawn makes them).
-        return isLocal(node, cre) ? new EPid(EAtom.NONODE, (int) num, (int) ser, 0) : new EPid(node, (int) num, (int) ser, cre);
+        if (!isLocal(node, cre)) return new EPid(node, (int) num, (int) ser, cre);
+        var live = livePids;
+        EPid p = live == null ? null : live.apply(num | (ser << 15));
+        return p != null && p.number == num && p.serial == ser ? p : new EPid(EAtom.NONODE, (int) num, (int) ser, 0);
     }
 
     private ERef ref(EAtom node, int cre, int[] ids) {

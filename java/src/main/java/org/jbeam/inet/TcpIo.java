@@ -259,7 +259,7 @@ abstract class TcpIo implements IoLoop.Handler {
             inLen = 0;
             failSenders();
             vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
-            dist.closed();
+            dist.closed(null);
         }
         updateInterest();
     }
@@ -492,7 +492,10 @@ abstract class TcpIo implements IoLoop.Handler {
 
     /** The port closed: pending recvs fail, queued output is still written (linger) before the socket closes. */
     void stopIo() {
-        if (dist != null && !closeReported) { closeReported = true; dist.closed(); }
+        if (dist != null && !closeReported) {
+            closeReported = true;
+            dist.closed(port.closeReason == EAtom.NORMAL ? null : port.closeReason);
+        }
         for (Recv r : recvs) { cancel(r); answer(r, ETuple.of(ERROR, CLOSED)); }
         recvs.clear();
         if (!outQ.isEmpty() && ch != null && ch.isOpen() && !closedDone) {

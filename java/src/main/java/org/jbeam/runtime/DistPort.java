@@ -10,8 +10,8 @@ public interface DistPort {
     /** Where the connection's incoming packets go. Called with the port's lock held, in arrival order. */
     interface Receiver {
         void packet(byte[] data, int off, int len);
-        /** The socket closed or failed: the connection is down. */
-        void closed();
+        /** The socket closed or failed, or the port exited with {@code reason} (null: connection_closed). */
+        void closed(org.jbeam.term.Term reason);
     }
 
     /** Starts delivering packets (including any already buffered) to {@code r}. */

@@ -28,6 +28,8 @@ public final class Ports {
         public String driverName = "fd";
         /** Processes other than the owner linked to this port (link/1): they get its exit signal. */
         public final java.util.Set<EPid> links = ConcurrentHashMap.newKeySet();
+        /** The reason the port is closing with (exit/2, driver exit), while its driver stops. */
+        public volatile Term closeReason;
         /** port_set_data/port_get_data. */
         public volatile Term data = EAtom.UNDEFINED;
 
@@ -168,6 +170,7 @@ public final class Ports {
             if (port.closed) return false;
             port.closed = true;
         }
+        port.closeReason = reason;
         ports.remove(port.id.id);
         disown(port, port.owner);
         port.id.port = null;
