@@ -6,6 +6,7 @@
 peer() ->
     register(echo, spawn(fun echo/0)),
     register(idle, spawn(fun() -> receive stop -> ok end end)),
+    yes = global:register_name(dist_check_echo, whereis(echo)),
     io:format("ready~n").
 
 echo() ->
@@ -26,6 +27,15 @@ main([PeerS]) ->
     out(ping, net_adm:ping(Peer)),
     out(nodeup, receive {nodeup, Peer} -> ok after 5000 -> timeout end),
     out(nodeup_info, receive {nodeup, Peer, I1} -> I1 after 5000 -> timeout end),
+    out(global_sync, global:sync()),
+    out(global, node(global:whereis_name(dist_check_echo)) =:= Peer),
+    global:send(dist_check_echo, {self(), via_global}),
+    out(global_send, receive {echo, via_global} -> ok after 5000 -> timeout end),
+    out(global_register, global:register_name(dist_check_main, self())),
+    out(global_seen_there, rpc:call(Peer, global, whereis_name, [dist_check_main]) =:= self()),
+    %% Pids of two nodes sort as erts sorts them (serial, number, then node): global's lockers rely on it.
+    EchoPid0 = rpc:call(Peer, erlang, whereis, [echo]),
+    out(pid_order, lists:sort([EchoPid0, self()]) =:= rpc:call(Peer, lists, sort, [[EchoPid0, self()]])),
     out(nodes, nodes() =:= [Peer]),
     {echo, Peer} ! {self(), hello},
     out(echo, receive {echo, M} -> M after 5000 -> timeout end),

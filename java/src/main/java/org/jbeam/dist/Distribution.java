@@ -55,6 +55,7 @@ public final class Distribution {
         vm.thisCreation = creation;
         TermDecoder.localCreation = creation;
         TermDecoder.localNode = name;
+        org.jbeam.term.TermOrder.localNode = name;
         TermDecoder.livePids = n -> {
             ErlProcess p = vm.processes.byNumber((int) n);
             return p != null ? p.pid : null;

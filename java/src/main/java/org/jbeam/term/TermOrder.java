@@ -13,6 +13,11 @@ import java.math.BigInteger;
  * </ul>
  */
 public final class TermOrder {
+    /** This node's name once alive (set by the distribution): local identifiers compare under it. */
+    public static volatile EAtom localNode = EAtom.NONODE;
+
+    private static EAtom named(EAtom node) { return node == EAtom.NONODE ? localNode : node; }
+
     private TermOrder() {}
 
     public static boolean eq(Term a, Term b) { return compare(a, b) == 0; }
@@ -49,21 +54,23 @@ public final class TermOrder {
                 case Term.ORDER_BITSTRING: return compareBits((EBitString) a, (EBitString) b);
                 case Term.ORDER_MAP: return compareMaps((EMap) a, (EMap) b, exact);
                 case Term.ORDER_PID: {
+                    // As erts: the pid data (serial, number) first, then the node's name, then its creation
+                    // (global's lockers sort pids of two nodes and must agree on the order).
                     EPid x = (EPid) a, y = (EPid) b;
-                    if (x.node != y.node) return compareAtoms(x.node, y.node);
                     if (x.serial != y.serial) return Integer.compare(x.serial, y.serial);
                     if (x.number != y.number) return Integer.compare(x.number, y.number);
+                    if (x.node != y.node) return compareAtoms(named(x.node), named(y.node));
                     return Integer.compare(x.creation, y.creation);
                 }
                 case Term.ORDER_PORT: {
                     EPort x = (EPort) a, y = (EPort) b;
-                    if (x.node != y.node) return compareAtoms(x.node, y.node);
+                    if (x.node != y.node) return compareAtoms(named(x.node), named(y.node));
                     if (x.id != y.id) return Long.compare(x.id, y.id);
                     return Integer.compare(x.creation, y.creation);
                 }
                 case Term.ORDER_REF: {
                     ERef x = (ERef) a, y = (ERef) b;
-                    if (x.node != y.node) return compareAtoms(x.node, y.node);
+                    if (x.node != y.node) return compareAtoms(named(x.node), named(y.node));
                     int n = Math.max(x.idCount(), y.idCount());
                     for (int i = n - 1; i >= 0; i--) {
                         long vx = i < x.idCount() ? x.id(i) & 0xFFFFFFFFL : 0, vy = i < y.idCount() ? y.id(i) & 0xFFFFFFFFL : 0;
