@@ -76,7 +76,7 @@ abstract class TcpIo implements IoLoop.Handler {
     protected abstract int extraInterest();
 
     void updateInterest() {
-        if (key == null || !key.isValid()) return;
+        if (key != null && !key.isValid()) return;
         int ops = extraInterest();
         IoLoop loop = IoLoop.get();
         boolean poll = loop.onPollThread();
@@ -85,6 +85,20 @@ abstract class TcpIo implements IoLoop.Handler {
             // read interest when someone waits for data, which costs a poll-thread wakeup.
             if (!readEof && (wantsData() || poll && inLen < READ_AHEAD)) ops |= SelectionKey.OP_READ;
             if (!outQ.isEmpty()) ops |= SelectionKey.OP_WRITE;
+        }
+        if (key == null) {
+            // Registered lazily, the first time readiness is wanted: a socket that is connected, used and
+            // closed without ever waiting (the accept benchmark; a request answered at once) costs no
+            // epoll_ctl, and its close releases the fd at once instead of waiting for the poll thread
+            // to drop a cancelled key (ADR 0007).
+            java.nio.channels.SelectableChannel c = srv != null ? srv : ch;
+            if (ops == 0 || closedDone || c == null || !c.isOpen()) return;
+            try {
+                key = loop.register(c, this, ops);
+            } catch (IOException e) {
+                // closed meanwhile: nothing to wait for
+            }
+            return;
         }
         if (poll) loop.interest(key, ops);
         else loop.addInterest(key, ops);
@@ -486,8 +500,10 @@ abstract class TcpIo implements IoLoop.Handler {
         } catch (IOException e) {
             // closing anyway
         }
-        if (key != null) key.cancel();
-        IoLoop.get().wakeupSoon();
+        if (key != null) {
+            key.cancel();
+            IoLoop.get().wakeupSoon();
+        }
     }
 
     /** The port closed: pending recvs fail, queued output is still written (linger) before the socket closes. */
