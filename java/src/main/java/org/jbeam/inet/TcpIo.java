@@ -335,12 +335,14 @@ abstract class TcpIo implements IoLoop.Handler {
         if (len != 0 && opts.packet != Packet.RAW) return ETuple.of(ERROR, EAtom.of("einval"));
         if (recvs.isEmpty()) {
             Term t = takeNow(len);
-            if (t == null) {
+            if (t == null && tryInlineRead()) {
+                int before = inLen;
                 try {
                     readAvailable();
                 } catch (IOException e) {
                     ioFailed(e);
                 }
+                inlineMisses = inLen > before || readEof ? 0 : inlineMisses + 1;
                 t = takeNow(len);
             }
             if (t != null) { updateInterest(); return t; }
@@ -357,6 +359,21 @@ abstract class TcpIo implements IoLoop.Handler {
         updateInterest();
         return Trap.await(c);
     }
+
+    /**
+     * Whether a recv that finds its buffer empty should try a non-blocking read on the caller's thread
+     * before it parks. Always while the socket is not watched yet (a request often arrives with the
+     * connection). Once watched, the poll thread reads ahead as data arrives, so in a ping-pong exchange
+     * the read finds nothing: the echo benchmark measured one EAGAIN read per recv (400,000 per run).
+     * After {@link #INLINE_MISSES} misses in a row the read is tried only every 16th recv, which still
+     * notices when the poll thread lags (under load) and data is already waiting in the kernel.
+     */
+    private boolean tryInlineRead() {
+        return key == null || inlineMisses < INLINE_MISSES || (++inlineSkips & 15) == 0;
+    }
+
+    static final int INLINE_MISSES = Integer.getInteger("jbeam.inet.inlineMisses", 4);
+    private int inlineMisses, inlineSkips;
 
     /** One packet from the receive buffer as a recv status, or null if none is complete. */
     private Term takeNow(int len) {
