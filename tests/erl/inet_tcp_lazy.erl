@@ -1,7 +1,8 @@
 -module(inet_tcp_lazy).
 %% Accepted sockets are watched by the poll set only once someone waits on them (ADR 0007): one that is
 %% closed without ever waiting releases its descriptor at once, and one that starts waiting late (recv,
-%% setopts to an active mode) still sees data and closes the peer sent meanwhile.
+%% setopts to an active mode) still sees data and closes the peer sent meanwhile. Also: a second recv
+%% while one waits is {error, ealready}.
 -export([main/0]).
 main() ->
     {ok, L} = gen_tcp:listen(0, [binary, {active, false}]),
@@ -44,6 +45,12 @@ main() ->
     ok = gen_tcp:send(C4, <<"waited">>),
     io:format("waited ~p~n", [receive {r, R} -> R after 3000 -> timeout end]),
     io:format("timeout ~p~n", [gen_tcp:recv(S4, 0, 20)]),
+    %% a second recv while one waits (another process): ealready, erts keeps one recv per socket
+    spawn(fun() -> Self ! {r, gen_tcp:recv(S4, 0, 2000)} end),
+    timer:sleep(50),
+    io:format("second ~p~n", [gen_tcp:recv(S4, 0, 2000)]),
+    ok = gen_tcp:send(C4, <<"first">>),
+    io:format("first ~p~n", [receive {r, R1} -> R1 after 3000 -> timeout end]),
     gen_tcp:close(C4), gen_tcp:close(S4),
     gen_tcp:close(L).
 nfd() -> {ok, Fs} = file:list_dir("/proc/self/fd"), length(Fs).

@@ -150,6 +150,8 @@ abstract class TcpIo implements IoLoop.Handler {
         int time = InetCodec.i32(d, 0), len = InetCodec.i32(d, 4);
         if (closedDone || !connected) return InetCodec.error("enotconn");
         if (len != 0 && opts.packet != Packet.RAW) return InetCodec.error("einval");
+        // tcp_inet_ctl keeps one async recv per socket: a second one while it waits is EALREADY.
+        if (!recvs.isEmpty()) return InetCodec.error("ealready");
         int ref = nextRef();
         ScheduledFuture<?> timer = time >= 0 ? IoLoop.get().after(time, () -> recvTimeout(ref)) : null;
         recvs.add(new Recv(caller.pid, null, ref, len, timer));
@@ -333,25 +335,24 @@ abstract class TcpIo implements IoLoop.Handler {
         if (opts.active != InetOptions.PASSIVE) return ETuple.of(ERROR, EAtom.of("einval"));
         if (closedDone || !connected) return ETuple.of(ERROR, EAtom.of("enotconn"));
         if (len != 0 && opts.packet != Packet.RAW) return ETuple.of(ERROR, EAtom.of("einval"));
-        if (recvs.isEmpty()) {
-            Term t = takeNow(len);
-            if (t == null && tryInlineRead()) {
-                int before = inLen;
-                try {
-                    readAvailable();
-                } catch (IOException e) {
-                    ioFailed(e);
-                }
-                inlineMisses = inLen > before || readEof ? 0 : inlineMisses + 1;
-                t = takeNow(len);
+        if (!recvs.isEmpty()) return ETuple.of(ERROR, EAtom.of("ealready"));
+        Term t = takeNow(len);
+        if (t == null && tryInlineRead()) {
+            int before = inLen;
+            try {
+                readAvailable();
+            } catch (IOException e) {
+                ioFailed(e);
             }
-            if (t != null) { updateInterest(); return t; }
-            if (readEof) {
-                if (!closeReported) peerClosed();
-                return ETuple.of(ERROR, CLOSED);
-            }
-            if (time == 0) return ETuple.of(ERROR, TIMEOUT);
+            inlineMisses = inLen > before || readEof ? 0 : inlineMisses + 1;
+            t = takeNow(len);
         }
+        if (t != null) { updateInterest(); return t; }
+        if (readEof) {
+            if (!closeReported) peerClosed();
+            return ETuple.of(ERROR, CLOSED);
+        }
+        if (time == 0) return ETuple.of(ERROR, TIMEOUT);
         int ref = nextRef();
         ScheduledFuture<?> timer = time >= 0 ? IoLoop.get().after(time, () -> recvTimeout(ref)) : null;
         AsyncCall c = caller.beginAsync();
