@@ -25,6 +25,7 @@ public final class InetNatives implements BifModule {
     public void register(BifTable t) {
         t.bif3(M, "send", InetNatives::send);
         t.bif3(M, "recv0", InetNatives::recv0);
+        t.bif3(M, "recvfrom0", InetNatives::recvfrom0);
     }
 
     private static Term einval() { return ETuple.of(EAtom.ERROR, EAtom.of("einval")); }
@@ -71,6 +72,26 @@ public final class InetNatives implements BifModule {
         InetCodec.put32(req, 0, ms);
         InetCodec.put32(req, 4, len);
         Term r = pt.driver.control(p, TcpInet.MAGIC + TcpInet.TCP_REQ_RECV, req);
+        return r instanceof ECons c && c.head instanceof ESmall tag && tag.value == InetCodec.REP_OK ? einval() : errorOf(r);
+    }
+
+    /**
+     * recvfrom0(S, Length, Time) (Time: -1 for infinity), prim_inet's port_control(PACKET_REQ_RECV) + receive
+     * of {inet_async, S, Ref, Status}: for a udp_inet port the datagram path answers directly
+     * ({@link UdpInet#recvDirect}). Its last clause answers {error, einval} for a bad Length; a failing
+     * port_control (not a port, closed) is {error, einval} too.
+     */
+    private static Term recvfrom0(ErlProcess p, Term s, Term length, Term time) {
+        if (!isInteger(length) || length instanceof ESmall n && (n.value < 0 || n.value > 0xFFFFFFFFL) || length instanceof EBig) return einval();
+        if (!isInteger(time)) throw ErlangException.error(EAtom.of("badarith"));
+        int ms = low64(time) < 0 ? -1 : (int) low64(time);
+        Ports.Port pt = p.vm.ports.get(s);
+        if (pt == null || pt.driver == null) return einval();
+        if (pt.driver instanceof UdpInet udp) return udp.recvDirect(p, ms);
+        byte[] req = new byte[8];
+        InetCodec.put32(req, 0, ms);
+        InetCodec.put32(req, 4, (int) low64(length));
+        Term r = pt.driver.control(p, TcpInet.MAGIC + UdpInet.PACKET_REQ_RECV, req);
         return r instanceof ECons c && c.head instanceof ESmall tag && tag.value == InetCodec.REP_OK ? einval() : errorOf(r);
     }
 

@@ -79,6 +79,14 @@ final class IoLoop {
         return k;
     }
 
+    /** Registers a (non-blocking) channel with interest {@code ops}, waking the poll thread to watch it. */
+    SelectionKey register(SelectableChannel ch, Handler h, int ops) throws IOException {
+        ch.configureBlocking(false);
+        SelectionKey k = ch.register(selector, ops, h);
+        if (ops != 0 && !onPollThread()) selector.wakeup();
+        return k;
+    }
+
     /**
      * Changes a key's interest set. Only a change that adds interest needs the poll thread awake (it may
      * sleep in epoll_wait without the new bit); the wakeup (an eventfd write plus a context switch) is

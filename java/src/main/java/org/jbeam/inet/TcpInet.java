@@ -168,7 +168,7 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
             ch = sc;
             connected = true;
             applySocketOpts();
-            key = IoLoop.get().register(sc, this);
+            sc.configureBlocking(false);
             updateInterest();
         }
     }
@@ -182,7 +182,7 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
             applySocketOpts();
         }
         int ref = nextRef();
-        key = IoLoop.get().register(ch, this);
+        ch.configureBlocking(false);
         connectCaller = caller.pid;
         connectRef = ref;
         try {

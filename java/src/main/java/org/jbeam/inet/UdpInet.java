@@ -11,6 +11,8 @@ import java.nio.channels.SelectionKey;
 import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledFuture;
 
+import org.jbeam.interp.Trap;
+import org.jbeam.runtime.AsyncCall;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.Ports;
 import org.jbeam.runtime.Runtime;
@@ -28,7 +30,8 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
     /** The driver's receive buffer (INET_LOPT_BUFFER): a longer datagram is truncated to it, as in erts. */
     private static final int BUFFER = 20, DEFAULT_BUFFER = 8192, MIN_BUFFER = 1460, MAX_BUFFER = 65536;
 
-    private record Recv(EPid caller, int ref, ScheduledFuture<?> timer) {}
+    /** A pending recv: answered by an inet_async message, or by completing call (prim_inet:recvfrom0 done natively). */
+    private record Recv(EPid caller, AsyncCall call, int ref, ScheduledFuture<?> timer) {}
 
     private final Runtime vm;
     private final Ports.Port port;
@@ -140,10 +143,12 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
     private Term recv(ErlProcess caller, byte[] d) {
         if (ch == null || closed) return InetCodec.error("enotconn");
         if (opts.active != InetOptions.PASSIVE) return InetCodec.error("einval");
+        // packet_inet_ctl keeps one async op per socket: a second recv while one waits is EALREADY.
+        if (!recvs.isEmpty()) return InetCodec.error("ealready");
         int time = InetCodec.i32(d, 0);
         int ref = nextRef();
         ScheduledFuture<?> timer = time > 0 ? IoLoop.get().after(time, () -> recvTimeout(ref)) : null;
-        recvs.add(new Recv(caller.pid, ref, timer));
+        recvs.add(new Recv(caller.pid, null, ref, timer));
         try {
             readAvailable();
         } catch (IOException e) {
@@ -157,11 +162,52 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         return refReply(ref);
     }
 
+    private void answer(Recv r, Term status) {
+        if (r.call != null) r.call.complete(status);
+        else async(r.caller, r.ref, status);
+    }
+
+    /**
+     * prim_inet:recvfrom0/3 done natively (see {@link InetNatives}): {ok, {IP, Port, Data}} at once when a
+     * datagram is queued in the kernel, else the caller suspends (Trap.await) until one arrives, the timer
+     * fires or the port closes. Same statuses as the message path, no inet_async message or receive.
+     */
+    synchronized Term recvDirect(ErlProcess caller, int time) {
+        if (ch == null || closed) return ETuple.of(TcpIo.ERROR, EAtom.of("enotconn"));
+        if (opts.active != InetOptions.PASSIVE) return ETuple.of(TcpIo.ERROR, EAtom.of("einval"));
+        if (!recvs.isEmpty()) return ETuple.of(TcpIo.ERROR, EAtom.of("ealready"));
+        if (bound) {
+            try {
+                buf.clear().limit(bufferSize());
+                InetSocketAddress from = (InetSocketAddress) ch.receive(buf);
+                if (from != null) {
+                    buf.flip();
+                    byte[] data = new byte[buf.remaining()];
+                    buf.get(data);
+                    recvCnt++;
+                    recvMax = Math.max(recvMax, data.length);
+                    recvOct += data.length;
+                    Term payload = opts.binary ? EBitString.of(data) : bytes(data, 0, data.length, ENil.NIL);
+                    return ETuple.of(EAtom.OK, ETuple.of(ipTuple(from), ESmall.of(from.getPort()), payload));
+                }
+            } catch (IOException e) {
+                return ETuple.of(TcpIo.ERROR, EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e)));
+            }
+        }
+        if (time == 0) return ETuple.of(TcpIo.ERROR, TcpIo.TIMEOUT);
+        int ref = nextRef();
+        ScheduledFuture<?> timer = time > 0 ? IoLoop.get().after(time, () -> recvTimeout(ref)) : null;
+        AsyncCall c = caller.beginAsync();
+        recvs.add(new Recv(caller.pid, c, ref, timer));
+        updateInterest();
+        return Trap.await(c);
+    }
+
     private synchronized void recvTimeout(int ref) {
         for (Recv r : recvs) {
             if (r.ref == ref) {
                 recvs.remove(r);
-                async(r.caller, ref, ETuple.of(TcpIo.ERROR, TcpIo.TIMEOUT));
+                answer(r, ETuple.of(TcpIo.ERROR, TcpIo.TIMEOUT));
                 updateInterest();
                 return;
             }
@@ -234,6 +280,10 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         Recv r = recvs.poll();
         if (r != null) {
             if (r.timer != null) r.timer.cancel(false);
+            if (r.call != null) {
+                r.call.complete(ETuple.of(EAtom.OK, ETuple.of(ipTuple(from), ESmall.of(from.getPort()), payload)));
+                return;
+            }
             byte[] a = InetCodec.encodeAddr(from);
             async(r.caller, r.ref, ETuple.of(EAtom.OK, bytes(a, 0, a.length, payload)));
             return;
@@ -253,7 +303,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         Recv r = recvs.poll();
         if (r != null) {
             if (r.timer != null) r.timer.cancel(false);
-            async(r.caller, r.ref, ETuple.of(TcpIo.ERROR, reason));
+            answer(r, ETuple.of(TcpIo.ERROR, reason));
         } else if (opts.active != InetOptions.PASSIVE) {
             vm.sendTo(port.owner, ETuple.of(UDP_ERROR, port.id, reason));
         }
@@ -359,7 +409,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         closed = true;
         for (Recv r : recvs) {
             if (r.timer != null) r.timer.cancel(false);
-            async(r.caller, r.ref, ETuple.of(TcpIo.ERROR, TcpIo.CLOSED));
+            answer(r, ETuple.of(TcpIo.ERROR, TcpIo.CLOSED));
         }
         recvs.clear();
         if (key != null) {

@@ -83,7 +83,12 @@ public final class Ports {
     Ports(Runtime vm) { this.vm = vm; }
 
     public Port get(Term t) {
-        if (t instanceof EPort p) return ports.get(p.id);
+        if (t instanceof EPort p) {
+            // The identifier made by open_port points at its open port: no boxed-key map lookup on the
+            // data path (port_get_data, prim_inet:send/recv0 on every gen_tcp call).
+            if (p.port instanceof Port pt && !pt.closed) return pt;
+            return ports.get(p.id);
+        }
         return null;
     }
 
