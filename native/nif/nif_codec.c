@@ -168,18 +168,48 @@ void jbeam_env_clear(ErlNifEnv *env) { enif_clear_env(env); }
 extern long jb_dirty_jobs;
 long jbeam_dirty_jobs(void) { return jb_dirty_jobs; }
 
+/* One call's parameters and results, in native memory Java owns (NifCallContext): a single
+ * pointer crosses the boundary instead of ten arguments. Offsets are mirrored in NifCallContext. */
+typedef ERL_NIF_TERM (*nif_fp)(ErlNifEnv *, int, const ERL_NIF_TERM[]);
+typedef struct {
+    ErlNifEnv *env;                 /*  0 */
+    void **privp;                   /*  8 */
+    uint64_t self;                  /* 16 opaque pid id of the caller, 0 = none */
+    nif_fp fp;                      /* 24 */
+    const unsigned char *in;        /* 32 flat-encoded arguments whose word is 0 */
+    size_t inlen;                   /* 40 */
+    const unsigned char *out;       /* 48 serialized result (or exception reason) */
+    size_t outlen;                  /* 56 */
+    ERL_NIF_TERM result;            /* 64 the result itself when the status has JB_IMM */
+    int32_t argc;                   /* 72 */
+    int32_t mode;                   /* 76 */
+    ERL_NIF_TERM argw[];            /* 80 per argument: the ERL_NIF_TERM of an immediate, or 0 = decode from in */
+} jb_callctx;
+
 /* Result statuses: 0 ok (out = result), 1 error exception (out = reason), -1 bad input, -2 unencodable result;
  * | JB_CLEARED when the env was already cleared here (its terms hold no resources, so nothing in
- * the result needs the env's references until Java has taken its own): saves Java a downcall. */
+ * the result needs the env's references until Java has taken its own): saves Java a downcall;
+ * | JB_IMM when the result (or reason) is an immediate small/atom/[] left in cx->result
+ * unserialized (the env is then always cleared: an immediate keeps nothing alive). */
 #define JB_CLEARED 64
-static int finish(ErlNifEnv *env, ERL_NIF_TERM res, const unsigned char **out, size_t *outlen) {
+#define JB_IMM 128
+static int finish(jb_callctx *cx, ERL_NIF_TERM res) {
+    ErlNifEnv *env = cx->env;
     int status = 0;
     if (res == JB_NONVALUE || env->exception) {
         res = env->exception ? env->exception : jb_atom("badarg");
         status = 1;
     }
+    if (jb_is_small(res) || jb_is_atom(res) || res == JB_NIL) {
+        cx->result = res;
+        if (env->nbufs | env->nress || (env->chunks && (env->chunks->used | (uintptr_t)env->chunks->next)))
+            enif_clear_env(env);
+        else
+            env->exception = 0, env->sched_fp = NULL, env->outlen = 0;   /* what clearing an untouched env amounts to */
+        return status | JB_IMM | JB_CLEARED;
+    }
     if (!jb_serialize(env, res)) return -2;
-    *out = env->out; *outlen = env->outlen;
+    cx->out = env->out; cx->outlen = env->outlen;
     if (env->nress == 0) {   /* the serialized result (env->out) survives clearing */
         size_t n = env->outlen;
         enif_clear_env(env);
@@ -189,11 +219,9 @@ static int finish(ErlNifEnv *env, ERL_NIF_TERM res, const unsigned char **out, s
     return status;
 }
 
-typedef ERL_NIF_TERM (*nif_fp)(ErlNifEnv *, int, const ERL_NIF_TERM[]);
-
 /* What kind of thread runs NIF code right now (enif_thread_type): 0 = not in a call,
  * else 1 + mode, mode being 0 (normal scheduler), ERL_NIF_DIRTY_JOB_CPU_BOUND or _IO_BOUND. */
-__thread int jb_thread_mode;
+__thread int jb_thread_mode __attribute__((tls_model("initial-exec")));   /* no __tls_get_addr per call */
 
 /* Runs the env's scheduled continuations (enif_schedule_nif) while they ask for the kind of
  * thread we are on; a continuation that wants another kind is left in the env and reported as
@@ -201,7 +229,8 @@ __thread int jb_thread_mode;
  * scheduler) and continues it there with jbeam_resume, the env and its terms unchanged. */
 #define JB_RESCHEDULE 16
 #define JB_MAY_YIELD 4   /* in mode: a normal scheduler whose process can yield between steps */
-static int run(ErlNifEnv *env, ERL_NIF_TERM res, int mode, int resumed, const unsigned char **out, size_t *outlen) {
+static int run(jb_callctx *cx, ERL_NIF_TERM res, int mode, int resumed) {
+    ErlNifEnv *env = cx->env;
     int may_yield = mode & JB_MAY_YIELD;
     mode &= 3;
     jb_thread_mode = 1 + mode;
@@ -215,27 +244,28 @@ static int run(ErlNifEnv *env, ERL_NIF_TERM res, int mode, int resumed, const un
         res = next(env, env->sched_argc, env->sched_argv);
     }
     jb_thread_mode = 0;
-    return finish(env, res, out, outlen);
+    return finish(cx, res);
 }
 
-/* Calls fp on the current thread, which is of kind `mode` (0 normal, 1 dirty CPU, 2 dirty IO;
+/* Calls cx->fp on the current thread, which is of kind cx->mode (0 normal, 1 dirty CPU, 2 dirty IO;
  * | JB_MAY_YIELD on a normal scheduler: return flags-0 continuations to Java to yield). */
-int jbeam_call(ErlNifEnv *env, void **privp, uint64_t self_pid, nif_fp fp, int argc,
-               const unsigned char *in, size_t inlen, const unsigned char **out, size_t *outlen, int mode) {
-    env->privp = privp;
-    env->self = self_pid ? jb_make_opaque(JB_OPQ_PID, self_pid) : 0;
+int jbeam_call(jb_callctx *cx) {
+    ErlNifEnv *env = cx->env;
+    int argc = cx->argc;
+    env->privp = cx->privp;
+    env->self = cx->self ? jb_make_opaque(JB_OPQ_PID, cx->self) : 0;
     env->exception = 0;
-    rd_t r = { in, in + inlen, env, 0 };
+    rd_t r = { cx->in, cx->in + cx->inlen, env, 0 };
     ERL_NIF_TERM small[8], *argv = argc <= 8 ? small : jb_alloc(env, (size_t)argc * sizeof(ERL_NIF_TERM));
-    for (int i = 0; i < argc; i++) argv[i] = decode(&r);
-    if (r.bad) return -1;
-    jb_thread_mode = 1 + (mode & 3);
-    return run(env, fp(env, argc, argv), mode, 0, out, outlen);
+    for (int i = 0; i < argc; i++) { ERL_NIF_TERM w = cx->argw[i]; argv[i] = w ? w : decode(&r); }
+    if (r.bad || r.p != r.end) return -1;
+    jb_thread_mode = 1 + (cx->mode & 3);
+    return run(cx, cx->fp(env, argc, argv), cx->mode, 0);
 }
 
-/* Continues a call that returned JB_RESCHEDULE, now on a thread of kind `mode`. */
-int jbeam_resume(ErlNifEnv *env, int mode, const unsigned char **out, size_t *outlen) {
-    return run(env, JB_SCHEDULED, mode, 1, out, outlen);
+/* Continues a call that returned JB_RESCHEDULE, now on a thread of kind cx->mode. */
+int jbeam_resume(jb_callctx *cx) {
+    return run(cx, JB_SCHEDULED, cx->mode, 1);
 }
 
 typedef int (*load_fp)(ErlNifEnv *, void **, ERL_NIF_TERM);

@@ -71,7 +71,7 @@ int enif_equal_tids(ErlNifTid a, ErlNifTid b) { return pthread_equal((pthread_t)
 void enif_thread_exit(void *resp) { pthread_exit(resp); }
 int enif_thread_join(ErlNifTid tid, void **respp) { return pthread_join((pthread_t)tid, respp); }
 char *enif_thread_name(ErlNifTid tid) { (void)tid; return NULL; }
-extern __thread int jb_thread_mode;
+extern __thread int jb_thread_mode __attribute__((tls_model("initial-exec")));
 int enif_thread_type(void) {
     switch (jb_thread_mode) {
     case 1: return ERL_NIF_THR_NORMAL_SCHEDULER;

@@ -55,6 +55,7 @@ final class LoadNif {
             Instr n = new Instr(Ops.CALL_NATIVE);
             n.o = new BifTable.Entry(mod.name, EAtom.of(f.name), f.arity, (Bif.N) f::call, false);
             n.a = f.arity;
+            n.c = Ops.NATIVE_NIF;
             n.line = mod.code[fi.entry].line;
             mod.code[fi.entry] = n;
         }

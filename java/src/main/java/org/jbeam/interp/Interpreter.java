@@ -386,6 +386,8 @@ public final class Interpreter {
                 return callExport(handler, 3, ret, pc);
             }
         }
+        Instr body = m.code[e.pc];
+        if (body.op == Ops.CALL_NATIVE && body.c == Ops.NATIVE_NIF) return callNif(body, arity, ret, pc);
         if (ret != null) push(ret);
         setCode(m);
         // Message-passing code is seldom preempted (it waits first), so calls across modules
@@ -408,6 +410,25 @@ public final class Interpreter {
     }
 
     /** Calls a native function with x0..x(arity-1); on failure records the frame for the stack trace. */
+    /**
+     * A NIF called through its export runs in place, like a BIF: no entering and leaving its
+     * stub module (ADR 0006). Its error frame is then the NIF's followed by the caller's, as in
+     * erts; after a tail call the caller's frame is gone, as it would be had the stub run.
+     */
+    private int callNif(Instr body, int arity, ReturnAddr ret, int pc) {
+        pcAtCall = pc;
+        Term r;
+        try {
+            r = invokeNative((BifTable.Entry) body.o, arity);
+        } catch (ErlangException ex) {
+            ex.skipCurrentFrame = ret == null;
+            throw ex;
+        }
+        if (r instanceof Trap t) return trap(t, ret, pc);
+        x[0] = r;
+        return ret != null ? pc : doReturn();
+    }
+
     Term invokeNative(BifTable.Entry e, int arity) {
         try {
             // Dispatch on the declared arity (a cheap int switch) rather than on the lambda's type.

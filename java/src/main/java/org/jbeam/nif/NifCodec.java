@@ -3,8 +3,8 @@ package org.jbeam.nif;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
-import java.util.Arrays;
 
+import org.jbeam.bindings.nif.JbeamNif;
 import org.jbeam.term.EAtom;
 import org.jbeam.term.EBitString;
 import org.jbeam.term.ECons;
@@ -19,8 +19,8 @@ import org.jbeam.term.Term;
 
 /**
  * Java's half of the flat term encoding shared with native/nif/nif_codec.c (ADR 0006):
- * arguments are encoded into a byte array (copied once into native memory, where the C side
- * builds ERL_NIF_TERMs pointing into it), results are decoded straight from native memory.
+ * arguments are encoded straight into native memory (where the C side builds ERL_NIF_TERMs
+ * pointing into it), results are decoded straight from native memory.
  */
 final class NifCodec {
     static final byte NIL = 0, SMALL = 1, ATOM = 2, FLOAT = 3, BIG = 4, TUPLE = 5, LIST = 6, BIN = 7, MAP = 8,
@@ -29,25 +29,58 @@ final class NifCodec {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
-    // ---- encoder ----
-    byte[] buf = new byte[256];
-    int pos;
+    // ---- encoder: straight into malloc'd native memory (global scope: no liveness checks, no
+    // second copy; C reads it in place and binaries point into it) ----
+    private static final long INITIAL = 256;
+    /** The buffer, {@link #cap} bytes; freed by {@link #free} or handed to C by {@link #detach}. */
+    MemorySegment buf;
+    long cap, pos;
+
+    NifCodec() { alloc(INITIAL); }
+
+    private void alloc(long n) { buf = JbeamNif.malloc(n); cap = n; }
 
     void reset() { pos = 0; }
 
-    private void ensure(int n) { if (pos + n > buf.length) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n)); }
-    private void u8(int v) { ensure(1); buf[pos++] = (byte) v; }
-    private void u32(int v) { ensure(4); for (int i = 0; i < 4; i++) buf[pos++] = (byte) (v >>> (8 * i)); }
-    private void u64(long v) { ensure(8); for (int i = 0; i < 8; i++) buf[pos++] = (byte) (v >>> (8 * i)); }
+    /** Frees a buffer that grew beyond {@code keep} bytes and starts a small one. */
+    void shrink(long keep) {
+        if (cap <= keep) return;
+        JbeamNif.free(buf);
+        alloc(INITIAL);
+    }
+
+    void free() { JbeamNif.free(buf); buf = null; cap = 0; }
+
+    /** The encoded bytes, now owned by the caller (C frees them); this codec is then done. */
+    MemorySegment detach() {
+        MemorySegment b = buf;
+        buf = null; cap = 0;
+        return b;
+    }
+
+    /** The native address of the encoded bytes. */
+    long address() { return buf.address(); }
+
+    private void ensure(long n) {
+        if (pos + n <= cap) return;
+        long nc = Math.max(cap * 2, pos + n);
+        MemorySegment nb = JbeamNif.malloc(nc);
+        MemorySegment.copy(buf, 0, nb, 0, pos);
+        JbeamNif.free(buf);
+        buf = nb; cap = nc;
+    }
+    private void u8(int v) { ensure(1); buf.set(ValueLayout.JAVA_BYTE, pos++, (byte) v); }
+    private void u32(int v) { ensure(4); buf.set(INT, pos, v); pos += 4; }
+    private void u64(long v) { ensure(8); buf.set(LONG, pos, v); pos += 8; }
 
     void encode(Term t) {
         while (true) {
             switch (t) {
                 case ENil n -> u8(NIL);
-                case ESmall s when s.value >= SMALL_MIN && s.value <= SMALL_MAX -> { u8(SMALL); u64(s.value); }
+                case ESmall s when s.value >= SMALL_MIN && s.value <= SMALL_MAX -> { ensure(9); u8(SMALL); u64(s.value); }
                 case EInteger i -> big(i.bigValue());
-                case EAtom a -> { u8(ATOM); u32(NifAtoms.index(a)); }
-                case EFloat f -> { u8(FLOAT); u64(Double.doubleToRawLongBits(f.value)); }
+                case EAtom a -> { ensure(5); u8(ATOM); u32(NifAtoms.index(a)); }
+                case EFloat f -> { ensure(9); u8(FLOAT); u64(Double.doubleToRawLongBits(f.value)); }
                 case ETuple tu -> {
                     u8(TUPLE); u32(tu.arity());
                     for (Term e : tu.elements()) encode(e);
@@ -64,8 +97,10 @@ final class NifCodec {
                 }
                 case EBitString b when b.isBinary() -> {
                     int n = b.byteSize();
-                    u8(BIN); u32(n); ensure(n);
-                    System.arraycopy(b.array(), b.arrayOffset(), buf, pos, n);
+                    ensure(5L + n);
+                    u8(BIN); u32(n);
+                    // only the binary's own bytes (a sub-binary's slice, not its parent)
+                    MemorySegment.copy(b.array(), b.arrayOffset(), buf, ValueLayout.JAVA_BYTE, pos, n);
                     pos += n;
                 }
                 case EMap m -> {
@@ -84,7 +119,7 @@ final class NifCodec {
         int start = be[0] == 0 ? 1 : 0;
         int n = be.length - start;
         u8(BIG); u8(v.signum() < 0 ? 1 : 0); u32(n); ensure(n);
-        for (int i = 0; i < n; i++) buf[pos++] = be[be.length - 1 - i];
+        for (int i = 0; i < n; i++) buf.set(ValueLayout.JAVA_BYTE, pos++, be[be.length - 1 - i]);
     }
 
     // ---- decoder ----

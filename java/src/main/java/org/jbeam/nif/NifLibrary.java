@@ -97,8 +97,7 @@ public final class NifLibrary {
         NifCallContext c = NifCallContext.acquire();
         try {
             c.codec.encode(info);
-            MemorySegment in = c.input();
-            return (int) JbeamNif.CALL_LOAD.invokeExact(c.env, privp, fn, in, (long) c.codec.pos);
+            return (int) JbeamNif.CALL_LOAD.invokeExact(c.env, privp, fn, c.codec.buf, (long) c.codec.pos);
         } catch (Throwable t) {
             throw new AssertionError(t);
         } finally {

@@ -33,8 +33,10 @@ final class NifTerms {
             byte[] b = etf.reinterpret(len).toArray(ValueLayout.JAVA_BYTE);
             TermDecoder.Result r = TermDecoder.decode(b, 0, b.length, safe != 0, EtfBifs.funResolver);
             NifCodec c = new NifCodec();
-            c.encode(r.term());
-            hand(c.buf, c.pos, flatOut, flatLenOut);
+            try { c.encode(r.term()); } catch (Throwable t) { c.free(); throw t; }
+            long n = c.pos;
+            flatOut.reinterpret(8).set(ValueLayout.ADDRESS, 0, c.detach());   // malloc'd: C frees it
+            flatLenOut.reinterpret(8).set(ValueLayout.JAVA_LONG, 0, n);
             usedOut.reinterpret(8).set(ValueLayout.JAVA_LONG, 0, r.used());
             return 0;
         } catch (Throwable t) { return 1; }
