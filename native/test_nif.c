@@ -255,17 +255,18 @@ NIF(env_copy) {   /* copies through a process-independent env */
     return back;
 }
 
-typedef struct { ErlNifMutex *m; ErlNifCond *c; ErlNifRWLock *rw; ErlNifTSDKey key; long counter; int ready; } shared_t;
+/* counter is guarded by m, rwcounter by rw (one shared counter under two locks would race) */
+typedef struct { ErlNifMutex *m; ErlNifCond *c; ErlNifRWLock *rw; ErlNifTSDKey key; long counter; int ready; long rwcounter; } shared_t;
 static void *worker(void *arg) {
     shared_t *s = arg;
     enif_tsd_set(s->key, (void *)0x1234);
     for (int i = 0; i < 1000; i++) { enif_mutex_lock(s->m); s->counter++; enif_mutex_unlock(s->m); }
-    enif_rwlock_rwlock(s->rw); s->counter += 1000000; enif_rwlock_rwunlock(s->rw);
+    enif_rwlock_rwlock(s->rw); s->rwcounter += 1000000; enif_rwlock_rwunlock(s->rw);
     enif_mutex_lock(s->m); s->ready = 1; enif_cond_broadcast(s->c); enif_mutex_unlock(s->m);
     return enif_tsd_get(s->key);
 }
 NIF(threads) {   /* 4 threads x 1000 increments + rwlock; returns {Counter, TsdFromThread, MainTsd} */
-    shared_t s = { enif_mutex_create("m"), enif_cond_create("c"), enif_rwlock_create("rw"), 0, 0, 0 };
+    shared_t s = { enif_mutex_create("m"), enif_cond_create("c"), enif_rwlock_create("rw"), 0, 0, 0, 0 };
     enif_tsd_key_create("k", &s.key);
     enif_tsd_set(s.key, (void *)0x99);
     ErlNifTid tids[4]; void *res = NULL;
@@ -273,7 +274,8 @@ NIF(threads) {   /* 4 threads x 1000 increments + rwlock; returns {Counter, TsdF
     for (int i = 0; i < 4; i++) enif_thread_create("w", &tids[i], worker, &s, o);
     enif_mutex_lock(s.m); while (!s.ready) enif_cond_wait(s.c, s.m); enif_mutex_unlock(s.m);
     for (int i = 0; i < 4; i++) enif_thread_join(tids[i], &res);
-    enif_rwlock_rlock(s.rw); long c = s.counter; enif_rwlock_runlock(s.rw);
+    enif_rwlock_rlock(s.rw); long c = s.rwcounter; enif_rwlock_runlock(s.rw);
+    enif_mutex_lock(s.m); c += s.counter; enif_mutex_unlock(s.m);
     long mine = (long)enif_tsd_get(s.key);
     enif_thread_opts_destroy(o); enif_tsd_key_destroy(s.key);
     enif_mutex_destroy(s.m); enif_cond_destroy(s.c); enif_rwlock_destroy(s.rw);

@@ -131,7 +131,12 @@ static int ser(ErlNifEnv *e, ERL_NIF_TERM t) {
             for (uint32_t i = 0; i < h->n; i++) if (!ser(e, m->keys[i]) || !ser(e, m->vals[i])) return 0;
             return 1;
         }
-        case JB_RES: w8(e, 10); w64(e, (uint64_t)(uintptr_t)((jb_res *)h)->res); return 1;
+        case JB_RES: {
+            jb_resource *r = ((jb_res *)h)->res;
+            if (e->ser_keep) __atomic_add_fetch(&r->refc, 1, __ATOMIC_ACQ_REL);
+            w8(e, 10); w64(e, (uint64_t)(uintptr_t)r);
+            return 1;
+        }
         }
         return 0;
     }
@@ -187,8 +192,8 @@ typedef struct {
 } jb_callctx;
 
 /* Result statuses: 0 ok (out = result), 1 error exception (out = reason), -1 bad input, -2 unencodable result;
- * | JB_CLEARED when the env was already cleared here (its terms hold no resources, so nothing in
- * the result needs the env's references until Java has taken its own): saves Java a downcall;
+ * | JB_CLEARED when the env was already cleared here (always, now that resources in the result
+ * carry a reference for Java): saves Java a downcall;
  * | JB_IMM when the result (or reason) is an immediate small/atom/[] left in cx->result
  * unserialized (the env is then always cleared: an immediate keeps nothing alive). */
 #define JB_CLEARED 64
@@ -208,15 +213,17 @@ static int finish(jb_callctx *cx, ERL_NIF_TERM res) {
             env->exception = 0, env->sched_fp = NULL, env->outlen = 0;   /* what clearing an untouched env amounts to */
         return status | JB_IMM | JB_CLEARED;
     }
-    if (!jb_serialize(env, res)) return -2;
+    /* each resource in the result gets a reference of its own that Java adopts (NifResources),
+     * so the env's can go now: Java needs no second downcall to clear it */
+    env->ser_keep = 1;
+    int ok = jb_serialize(env, res);
+    env->ser_keep = 0;
+    if (!ok) return -2;
     cx->out = env->out; cx->outlen = env->outlen;
-    if (env->nress == 0) {   /* the serialized result (env->out) survives clearing */
-        size_t n = env->outlen;
-        enif_clear_env(env);
-        env->outlen = n;
-        status |= JB_CLEARED;
-    }
-    return status;
+    size_t n = env->outlen;
+    enif_clear_env(env);   /* the serialized result (env->out) survives clearing */
+    env->outlen = n;
+    return status | JB_CLEARED;
 }
 
 /* What kind of thread runs NIF code right now (enif_thread_type): 0 = not in a call,

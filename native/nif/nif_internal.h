@@ -41,6 +41,8 @@ typedef struct jb_binbuf { long refc; size_t size; unsigned char data[]; } jb_bi
 typedef struct jb_resource {
     long refc; ErlNifResourceType *type; size_t size;
     long monitors;              /* monitors ever created from it: 0 = no need to ask Java to drop any */
+    uint64_t java_id;           /* Java's id of its resource term (NifResources), 0 = none yet; only Java touches it */
+    uint64_t pad;               /* keeps data 16-byte aligned */
     unsigned char data[];
 } jb_resource;
 
@@ -78,6 +80,7 @@ struct enif_environment_t {
     int sched_argc; ERL_NIF_TERM *sched_argv; int sched_flags;
     unsigned char *out; size_t outlen, outcap;        /* serialized result */
     int busy;
+    int ser_keep;               /* serializing a result for Java: each resource in it gets a reference Java adopts */
 };
 
 /* arena / env (nif_env.c) */

@@ -60,7 +60,7 @@ static jb_resource *hdr_of(void *obj) { return (jb_resource *)((unsigned char *)
 void *enif_alloc_resource(ErlNifResourceType *type, size_t size) {
     jb_resource *r = malloc(sizeof(jb_resource) + (size ? size : 1));
     if (!r) return NULL;
-    r->refc = 1; r->type = type; r->size = size; r->monitors = 0;
+    r->refc = 1; r->type = type; r->size = size; r->monitors = 0; r->java_id = 0;
     memset(r->data, 0, size);
     return r->data;
 }

@@ -40,7 +40,13 @@ final class NifCodec {
 
     private void alloc(long n) { buf = JbeamNif.malloc(n); cap = n; }
 
-    void reset() { pos = 0; }
+    /** Resource terms encoded since the last reset, kept reachable until the call is over (NifResources.pointer). */
+    final java.util.ArrayList<Object> pins = new java.util.ArrayList<>(2);
+
+    void reset() {
+        pos = 0;
+        if (!pins.isEmpty()) pins.clear();
+    }
 
     /** Frees a buffer that grew beyond {@code keep} bytes and starts a small one. */
     void shrink(long keep) {
@@ -107,12 +113,17 @@ final class NifCodec {
                     u8(MAP); u32(m.size());
                     for (int i = 0; i < m.size(); i++) { encode(m.keyAt(i)); encode(m.valueAt(i)); }
                 }
-                case ERef r when NifResources.pointer(r) != 0 -> { u8(RES); u64(NifResources.pointer(r)); }
-                default -> { u8(OPAQUE); u8(NifOpaque.kind(t)); u64(NifOpaque.id(t)); }
+                case ERef r -> {
+                    long ptr = NifResources.pointer(r, pins);
+                    if (ptr != 0) { u8(RES); u64(ptr); } else opaque(r);
+                }
+                default -> opaque(t);
             }
             return;
         }
     }
+
+    private void opaque(Term t) { u8(OPAQUE); u8(NifOpaque.kind(t)); u64(NifOpaque.id(t)); }
 
     private void big(BigInteger v) {
         byte[] be = v.abs().toByteArray();
@@ -126,10 +137,20 @@ final class NifCodec {
     static final class Reader {
         final MemorySegment m;
         long p;
+        boolean adopt;
         Reader(MemorySegment m) { this.m = m; }
         int u8() { return m.get(ValueLayout.JAVA_BYTE, p++) & 0xFF; }
         int u32() { int v = m.get(INT, p); p += 4; return v; }
         long u64() { long v = m.get(LONG, p); p += 8; return v; }
+    }
+
+    /** Decodes a NIF's result: each resource in it carries a native reference for Java to adopt. */
+    static Term decodeResult(MemorySegment m) {
+        Reader r = new Reader(m);
+        r.adopt = true;
+        Term t = decode(r);
+        if (r.p != m.byteSize()) throw new IllegalStateException("trailing bytes in NIF result");
+        return t;
     }
 
     static Term decode(MemorySegment m) {
@@ -182,7 +203,7 @@ final class NifCodec {
                 return EMap.of(k, v);
             }
             case OPAQUE: { r.u8(); return NifOpaque.term(r.u64()); }
-            case RES: return NifResources.term(r.u64());
+            case RES: return NifResources.term(r.u64(), r.adopt);
             default: throw new IllegalStateException("bad NIF term tag " + tag);
         }
     }

@@ -159,7 +159,7 @@ public final class NifFunction {
         if (st >= 0) st &= ~(CLEARED | IMM);
         try {
             if (st < 0) throw new IllegalStateException("NIF " + this + ": " + (st == -1 ? "bad argument encoding" : "unencodable result"));
-            Term t = imm ? c.immediate() : NifCodec.decode(c.output());
+            Term t = imm ? c.immediate() : NifCodec.decodeResult(c.output());
             if (st == 1) {
                 ErlangException e = ErlangException.error(t);
                 // OTP's frame: the NIF itself, with its arguments (also when raised on a dirty thread).
