@@ -53,7 +53,14 @@ final class LoadNif {
         for (NifFunction f : nif.functions()) {
             FuncInfo fi = mod.function(EAtom.of(f.name), f.arity);
             Instr n = new Instr(Ops.CALL_NATIVE);
-            n.o = new BifTable.Entry(mod.name, EAtom.of(f.name), f.arity, (Bif.N) f::call, false);
+            Bif fn = switch (f.arity) {   // the interpreter's fixed shapes: no argument array per call
+                case 0 -> (Bif.F0) f::call0;
+                case 1 -> (Bif.F1) f::call1;
+                case 2 -> (Bif.F2) f::call2;
+                case 3 -> (Bif.F3) f::call3;
+                default -> (Bif.N) f::call;
+            };
+            n.o = new BifTable.Entry(mod.name, EAtom.of(f.name), f.arity, fn, false);
             n.a = f.arity;
             n.c = Ops.NATIVE_NIF;
             n.line = mod.code[fi.entry].line;

@@ -46,12 +46,39 @@ final class NifCallContext {
     /** One spare context per thread: the common case (a scheduler calling NIFs) skips the shared pool. */
     private static final ThreadLocal<NifCallContext[]> SPARE = ThreadLocal.withInitial(() -> new NifCallContext[1]);
 
+    /** The thread that took this context and that thread's spare slot (see {@link #releaseLocal}). */
+    private Thread owner;
+    private NifCallContext[] home;
+
     static NifCallContext acquire() {
         NifCallContext[] spare = SPARE.get();
         NifCallContext c = spare[0];
-        if (c != null) { spare[0] = null; return c; }
-        c = POOL.poll();
-        return c != null ? c : new NifCallContext();
+        if (c != null) spare[0] = null;
+        else if ((c = POOL.poll()) == null) c = new NifCallContext();
+        c.owner = Thread.currentThread();
+        c.home = spare;
+        return c;
+    }
+
+    /** {@link #release}, skipping the thread-local lookup when still on the thread that took it (the common case). */
+    void releaseLocal() {
+        if (Thread.currentThread() != owner || home[0] != null || codec.pos != 0) { release(); return; }
+        home[0] = this;
+    }
+
+    // enif_self's pid id for the last process that called through this context: a loop calling
+    // NIFs skips the opaque-term table (the context belongs to one thread at a time).
+    // (The pid, not the process: NifOpaque's table keeps pids alive anyway.)
+    private Term lastPid;
+    private long lastSelf;
+
+    long selfId(org.jbeam.runtime.ErlProcess proc) {
+        Term pid = proc.pid;
+        if (pid == lastPid) return lastSelf;
+        long id = NifOpaque.id(pid);
+        lastPid = pid;
+        lastSelf = id;
+        return id;
     }
 
     /**

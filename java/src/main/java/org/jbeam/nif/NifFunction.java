@@ -68,21 +68,50 @@ public final class NifFunction {
             c.release();
             throw e;
         }
-        long self = proc == null ? 0 : selfId(proc);
+        long self = proc == null ? 0 : c.selfId(proc);
         if (flags != 0 && canSuspend(proc)) return dispatch(proc, c, args, flags, self, true);
         return proceed(proc, c, args, start(c, self, canSuspend(proc) ? MAY_YIELD : 0));
     }
 
-    private record Self(ErlProcess proc, long id) {}
-    private static volatile Self lastSelf = new Self(null, 0);
+    /**
+     * Fixed-arity entry points (arity 0 to 3, the interpreter's BIF shapes): the arguments go
+     * straight into the call block, and an argument array exists only if the call leaves the
+     * common path (an exception frame, a dirty or rescheduled step).
+     */
+    public Term call0(ErlProcess proc) { return fixed(proc, null, null, null); }
+    public Term call1(ErlProcess proc, Term a) { return fixed(proc, a, null, null); }
+    public Term call2(ErlProcess proc, Term a, Term b) { return fixed(proc, a, b, null); }
+    public Term call3(ErlProcess proc, Term a, Term b, Term d) { return fixed(proc, a, b, d); }
 
-    /** The caller's opaque pid id (enif_self), with the last caller cached: a loop calling NIFs skips the table. */
-    private static long selfId(ErlProcess proc) {
-        Self s = lastSelf;
-        if (s.proc == proc) return s.id;
-        long id = NifOpaque.id(proc.pid);
-        lastSelf = new Self(proc, id);
-        return id;
+    private Term fixed(ErlProcess proc, Term a, Term b, Term d) {
+        NifCallContext c = NifCallContext.acquire();
+        try {
+            if (arity > 0) c.arg(0, a);
+            if (arity > 1) c.arg(1, b);
+            if (arity > 2) c.arg(2, d);
+        } catch (RuntimeException | Error e) {
+            c.release();
+            throw e;
+        }
+        long self = proc == null ? 0 : c.selfId(proc);
+        boolean susp = canSuspend(proc);
+        if (flags != 0 && susp) return dispatch(proc, c, args(a, b, d), flags, self, true);
+        int st = start(c, self, susp ? MAY_YIELD : 0);
+        if (st == (IMM | CLEARED)) {
+            Term t = c.immediate();
+            c.releaseLocal();
+            return t;
+        }
+        return proceed(proc, c, args(a, b, d), st);
+    }
+
+    private Term[] args(Term a, Term b, Term d) {
+        return switch (arity) {
+            case 0 -> new Term[0];
+            case 1 -> new Term[] {a};
+            case 2 -> new Term[] {a, b};
+            default -> new Term[] {a, b, d};
+        };
     }
 
     private static boolean canSuspend(ErlProcess proc) { return proc != null && proc.interpreter != null; }
@@ -152,7 +181,7 @@ public final class NifFunction {
         boolean cleared = st >= 0 && (st & CLEARED) != 0;
         if (st == (IMM | CLEARED)) {   // the common case of a small/atom result: nothing to decode or clear
             Term t = c.immediate();
-            c.release();
+            c.releaseLocal();
             return t;
         }
         boolean imm = st >= 0 && (st & IMM) != 0;
