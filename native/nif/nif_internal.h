@@ -62,6 +62,8 @@ struct enif_resource_type_t {
     char *name;
     ErlNifResourceTypeInit init;
     void **privp;               /* the owning library's priv_data slot, for destructor envs */
+    const char *owner;          /* the module of the library that created it (enif_dynamic_resource_call), or NULL */
+    char *short_name;           /* name_str as given */
     struct enif_resource_type_t *next;
 };
 

@@ -85,6 +85,9 @@ public final class NifLibrary {
                     + NIF_MAJOR + "." + NIF_MINOR + ").");
         if (!lib.entryName.equals(module))
             throw new NifLoadException("bad_lib", "Library module name '" + lib.entryName + "' does not match calling module '" + module + "'");
+        try (Arena a = Arena.ofConfined()) {   // the owner of the resource types it creates
+            JbeamNif.LIB_MODULE.invokeExact(lib.privp, a.allocateFrom(module));
+        } catch (Throwable t) { throw new AssertionError(t); }
         MemorySegment loadFn = entry.get(ValueLayout.ADDRESS, ENTRY_LOAD);
         if (!loadFn.equals(MemorySegment.NULL)) {
             int r = lib.runCallback(loadFn, loadInfo);

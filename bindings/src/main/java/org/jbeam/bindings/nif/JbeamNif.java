@@ -105,6 +105,8 @@ public final class JbeamNif {
     public static final MethodHandle CALL_UPGRADE = fn("jbeam_call_upgrade", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
     /** {@code void jbeam_call_unload(env, void **privp, unload_fp)} */
     public static final MethodHandle CALL_UNLOAD = fn("jbeam_call_unload", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
+    /** {@code void jbeam_lib_module(void **privp, const char *module)}: whose resource types a library creates */
+    public static final MethodHandle LIB_MODULE = fn("jbeam_lib_module", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
     /** {@code void jbeam_set_callbacks(atom_exists, send, make_ref)} */
     public static final MethodHandle SET_CALLBACKS = fn("jbeam_set_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
     /** {@code void jbeam_set_term_callbacks(to_etf, from_etf, whereis, phash2)} */
