@@ -568,6 +568,17 @@ NIF(dyn_call) {   /* dyn_call(Module, Name, Resource, N): {Status, Value} */
     return enif_make_tuple2(env, enif_make_int(env, r), enif_make_long(env, n));
 }
 
+NIF(port_cmd) {   /* port_cmd(NameOrPort, Msg): {Found, Alive, Sent} via enif_whereis_port/enif_get_local_port */
+    ErlNifPort port;
+    int found = enif_is_atom(env, argv[0]) ? enif_whereis_port(env, argv[0], &port) : enif_get_local_port(env, argv[0], &port);
+    if (!found) return enif_make_tuple3(env, enif_make_int(env, 0), enif_make_int(env, 0), enif_make_int(env, 0));
+    int alive = enif_is_port_alive(env, &port);
+    ErlNifEnv *me = enif_alloc_env();
+    int sent = enif_port_command(env, &port, me, enif_make_copy(me, argv[1]));
+    enif_free_env(me);
+    return enif_make_tuple3(env, enif_make_int(env, 1), enif_make_int(env, alive), enif_make_int(env, sent));
+}
+
 static ErlNifFunc funcs[] = {
     {"echo", 1, echo, 0}, {"priv", 0, priv, 0}, {"ints", 0, ints, 0}, {"get_ints", 1, get_ints, 0},
     {"double_it", 1, double_it, 0}, {"atom_info", 1, atom_info, 0}, {"existing_atom", 1, existing_atom, 0},
@@ -592,7 +603,7 @@ static ErlNifFunc funcs[] = {
     {"pipe_cancel", 1, pipe_cancel, 0}, {"pipe_write", 2, pipe_write, 0}, {"pipe_read", 1, pipe_read, 0},
     {"pipe_stop", 1, pipe_stop, 0}, {"pipe_stops", 0, pipe_stops, 0}, {"select_bad", 0, select_bad, 0},
     {"hash_phash2", 1, hash_phash2, 0}, {"hash_internal_stable", 2, hash_internal_stable, 0},
-    {"yield_spin", 1, yield_spin, 0}, {"dyn_new", 1, dyn_new, 0}, {"dyn_call", 4, dyn_call, 0},
+    {"yield_spin", 1, yield_spin, 0}, {"dyn_new", 1, dyn_new, 0}, {"dyn_call", 4, dyn_call, 0}, {"port_cmd", 2, port_cmd, 0},
 };
 
 ERL_NIF_INIT(jbeam_test_nif, funcs, load, NULL, NULL, unload)

@@ -162,6 +162,10 @@ int jb_deserialize(ErlNifEnv *env, const unsigned char *in, size_t len, ERL_NIF_
     *t = decode(&r);
     return !r.bad && r.p == r.end;
 }
+void jbeam_set_port_callbacks(void *port_command, void *port_alive) {
+    jb_cb.port_command = (int (*)(uint64_t, uint64_t, const unsigned char *, size_t))port_command;
+    jb_cb.port_alive = (int (*)(uint64_t))port_alive;
+}
 void jbeam_set_monitor_callbacks(void *monitor, void *demonitor, void *demonitor_all) {
     jb_cb.monitor = (int (*)(void *, uint64_t, uint64_t *))monitor;
     jb_cb.demonitor = (int (*)(uint64_t))demonitor;

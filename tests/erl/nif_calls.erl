@@ -55,6 +55,18 @@ main() ->
     p(jbeam_test_nif:dyn_call(jbeam_test_nif, dyn, jbeam_test_nif:make_res(3), 1)),
     p(jbeam_test_nif:dyn_call(jbeam_test_nif, dyn, not_a_resource, 1)),
     p(jbeam_test_nif:dyn_call("jbeam_test_nif", dyn, D, 1)),
+    %% ports: enif_whereis_port, enif_is_port_alive, enif_port_command (to stderr: stdout's
+    %% order against io:format's output is not defined)
+    Port = open_port({fd, 0, 2}, [out, binary]),
+    true = register(nif_err_port, Port),
+    p(jbeam_test_nif:port_cmd(nif_err_port, [<<"nif_calls: ">>, "port command from a NIF", $\n])),
+    p(jbeam_test_nif:port_cmd(Port, <<"nif_calls: by port\n">>)),
+    p(jbeam_test_nif:port_cmd(nif_err_port, {not_iodata})),
+    p(jbeam_test_nif:port_cmd(no_such_port_name, <<"x">>)),
+    p(jbeam_test_nif:port_cmd(self(), <<"x">>)),
+    unregister(nif_err_port),
+    port_close(Port),
+    p(jbeam_test_nif:port_cmd(Port, <<"closed\n">>)),
     Self = self(),
     Pids = [spawn(fun() -> Self ! {self(), loop(20000, I)} end) || I <- lists:seq(1, 4)],
     p([receive {P, V} -> V end || P <- Pids]),

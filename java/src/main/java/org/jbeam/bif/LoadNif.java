@@ -13,6 +13,8 @@ import org.jbeam.nif.NifLibrary;
 import org.jbeam.nif.NifLoadException;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
+import org.jbeam.runtime.IoData;
+import org.jbeam.runtime.Ports;
 import org.jbeam.runtime.Runtime;
 import org.jbeam.runtime.SignalSink;
 import org.jbeam.runtime.Signals;
@@ -80,6 +82,26 @@ final class LoadNif {
             @Override public ERef makeRef() { return vm.makeRef(); }
 
             @Override public Term whereis(EAtom name) { return vm.registry.whereis(name); }
+
+            // As erlang:port_command/2 from the NIF's caller (the owner when called from no process).
+            @Override public boolean portCommand(EPort port, EPid caller, Term msg) {
+                Ports.Port pt = vm.ports.get(port);
+                if (pt == null || pt.isClosed()) return false;
+                byte[] bytes;
+                try { bytes = IoData.toBytes(msg); } catch (ErlangException e) { return false; }
+                ErlProcess p = caller != null && caller.process instanceof ErlProcess ep ? ep
+                        : pt.owner.process instanceof ErlProcess op ? op : null;
+                try {
+                    if (pt.driver != null) pt.driver.output(p, bytes);
+                    else vm.ports.command(pt, bytes);
+                } catch (ErlangException e) { return false; }
+                return true;
+            }
+
+            @Override public boolean portAlive(EPort port) {
+                Ports.Port pt = vm.ports.get(port);
+                return pt != null && !pt.isClosed();
+            }
 
             // A resource's monitor sits in the target's monitoredBy like a process's, with a
             // watcher pid that is no process: its sink runs the down callback when the target exits.

@@ -131,6 +131,8 @@ public final class JbeamNif {
         try { FREE.invokeExact(m.address()); } catch (Throwable t) { throw new AssertionError(t); }
     }
 
+    /** {@code void jbeam_set_port_callbacks(port_command, port_alive)} */
+    public static final MethodHandle SET_PORT_CALLBACKS = fn("jbeam_set_port_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
     /** {@code void jbeam_set_monitor_callbacks(monitor, demonitor, demonitor_all)} */
     public static final MethodHandle SET_MONITOR_CALLBACKS = fn("jbeam_set_monitor_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
     /** {@code void jbeam_resource_down(void *res, uint64 pid_id, uint64 mon_id)} */
