@@ -82,7 +82,8 @@ struct enif_environment_t {
     int sched_argc; ERL_NIF_TERM *sched_argv; int sched_flags;
     unsigned char *out; size_t outlen, outcap;        /* serialized result */
     int busy;
-    int ser_keep;               /* serializing a result for Java: each resource in it gets a reference Java adopts */
+    int ser_keep;
+    const unsigned char *heap_lo, *heap_hi;   /* a Java array the call's terms may point into (jbeam_call_heap) */               /* serializing a result for Java: each resource in it gets a reference Java adopts */
 };
 
 /* arena / env (nif_env.c) */

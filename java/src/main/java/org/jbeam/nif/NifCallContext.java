@@ -99,7 +99,22 @@ final class NifCallContext {
      * Argument {@code i}: an immediate (small integer, atom, []) goes across as its ERL_NIF_TERM
      * word, needing no decoding in C; anything else is encoded into the flat buffer (word 0).
      */
-    void arg(int i, Term t) {
+    void arg(int i, Term t) { arg(i, t, false); }
+
+    /** Binaries from this size on are read in place when the call may use the heap (see {@link #arg(int, Term, boolean)}). */
+    static final int HEAP_MIN = 2048;
+
+    /**
+     * As {@link #arg(int, Term)}; {@code heapOk}: this call may be a critical downcall with heap
+     * access (a normal call of a library that never calls back into Java), so the first large
+     * binary argument is read by C in place, not copied.
+     */
+    void arg(int i, Term t, boolean heapOk) {
+        if (heapOk && codec.heapArr == null && t instanceof org.jbeam.term.EBitString b && b.isBinary() && b.byteSize() >= HEAP_MIN) {
+            codec.heapBinary(b);
+            cx.set(LONG, ARGW + 8L * i, 0);
+            return;
+        }
         long w = 0;
         if (t instanceof ESmall s) {
             if (s.value >= SMALL_MIN && s.value <= SMALL_MAX) w = (s.value << 2) | 1;
@@ -122,7 +137,10 @@ final class NifCallContext {
         m.set(LONG, INLEN, codec.pos);
         m.set(ValueLayout.JAVA_INT, ARGC, argc);
         m.set(ValueLayout.JAVA_INT, MODE, mode);
-        return (int) JbeamNif.CALL.invokeExact(cxAddr);
+        byte[] h = codec.heapArr;
+        if (h == null) return (int) JbeamNif.CALL.invokeExact(cxAddr);
+        MemorySegment heap = MemorySegment.ofArray(h).asSlice(codec.heapOff, codec.heapLen);
+        return (int) JbeamNif.CALL_HEAP.invokeExact(cxAddr, heap, (long) codec.heapLen);
     }
 
     /** jbeam_resume: continues the env's scheduled step on a thread of kind {@code mode}. */

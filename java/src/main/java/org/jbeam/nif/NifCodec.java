@@ -24,7 +24,7 @@ import org.jbeam.term.Term;
  */
 final class NifCodec {
     static final byte NIL = 0, SMALL = 1, ATOM = 2, FLOAT = 3, BIG = 4, TUPLE = 5, LIST = 6, BIN = 7, MAP = 8,
-            OPAQUE = 9, RES = 10;
+            OPAQUE = 9, RES = 10, HEAPBIN = 11;
     private static final long SMALL_MAX = (1L << 61) - 1, SMALL_MIN = -(1L << 61);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
@@ -43,8 +43,22 @@ final class NifCodec {
     /** Resource terms encoded since the last reset, kept reachable until the call is over (NifResources.pointer). */
     final java.util.ArrayList<Object> pins = new java.util.ArrayList<>(2);
 
+    /**
+     * The one binary argument C reads in place from its Java array (tag 11, NifCallContext.call);
+     * null when none.
+     */
+    byte[] heapArr;
+    int heapOff, heapLen;
+
+    void heapBinary(EBitString b) {
+        ensure(5);
+        u8(HEAPBIN); u32(b.byteSize());
+        heapArr = b.array(); heapOff = b.arrayOffset(); heapLen = b.byteSize();
+    }
+
     void reset() {
         pos = 0;
+        heapArr = null;
         if (!pins.isEmpty()) pins.clear();
     }
 

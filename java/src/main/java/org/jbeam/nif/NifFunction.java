@@ -63,7 +63,8 @@ public final class NifFunction {
         if (args.length != arity) throw ErlangException.badarg();
         NifCallContext c = NifCallContext.acquire();
         try {
-            for (int i = 0; i < args.length; i++) c.arg(i, args[i]);
+            boolean heapOk = flags == 0 && library.heapCalls;
+            for (int i = 0; i < args.length; i++) c.arg(i, args[i], heapOk);
         } catch (RuntimeException | Error e) {
             c.release();
             throw e;
@@ -86,9 +87,10 @@ public final class NifFunction {
     private Term fixed(ErlProcess proc, Term a, Term b, Term d) {
         NifCallContext c = NifCallContext.acquire();
         try {
-            if (arity > 0) c.arg(0, a);
-            if (arity > 1) c.arg(1, b);
-            if (arity > 2) c.arg(2, d);
+            boolean heapOk = flags == 0 && library.heapCalls;
+            if (arity > 0) c.arg(0, a, heapOk);
+            if (arity > 1) c.arg(1, b, heapOk);
+            if (arity > 2) c.arg(2, d, heapOk);
         } catch (RuntimeException | Error e) {
             c.release();
             throw e;
