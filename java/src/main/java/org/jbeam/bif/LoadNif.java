@@ -55,20 +55,27 @@ final class LoadNif {
         for (NifFunction f : nif.functions()) {
             FuncInfo fi = mod.function(EAtom.of(f.name), f.arity);
             Instr n = new Instr(Ops.CALL_NATIVE);
-            Bif fn = switch (f.arity) {   // the interpreter's fixed shapes: no argument array per call
-                case 0 -> (Bif.F0) f::call0;
-                case 1 -> (Bif.F1) f::call1;
-                case 2 -> (Bif.F2) f::call2;
-                case 3 -> (Bif.F3) f::call3;
-                default -> (Bif.N) f::call;
-            };
-            n.o = new BifTable.Entry(mod.name, EAtom.of(f.name), f.arity, fn, false);
+            n.o = new BifTable.Entry(mod.name, EAtom.of(f.name), f.arity, new NifBif(f), false);
             n.a = f.arity;
             n.c = Ops.NATIVE_NIF;
             n.line = mod.code[fi.entry].line;
             mod.code[fi.entry] = n;
         }
         return EAtom.OK;
+    }
+
+    /**
+     * A NIF as a BIF of every shape: one class for all NIFs, so the interpreter's NIF call site
+     * (Interpreter.callNif) stays monomorphic; arities 0-3 pass no argument array. Callers pick
+     * the shape by the entry's arity (callNif, invokeNative), never by type (Bif.invoke, which is
+     * only used on BifTable's own entries).
+     */
+    private record NifBif(NifFunction f) implements Bif.F0, Bif.F1, Bif.F2, Bif.F3, Bif.N {
+        @Override public Term apply(ErlProcess p) { return f.call0(p); }
+        @Override public Term apply(ErlProcess p, Term a) { return f.call1(p, a); }
+        @Override public Term apply(ErlProcess p, Term a, Term b) { return f.call2(p, a, b); }
+        @Override public Term apply(ErlProcess p, Term a, Term b, Term c) { return f.call3(p, a, b, c); }
+        @Override public Term apply(ErlProcess p, Term[] args) { return f.call(p, args); }
     }
 
     private static NifHost host(Runtime vm) {

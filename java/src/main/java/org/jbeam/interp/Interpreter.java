@@ -419,8 +419,21 @@ public final class Interpreter {
         pcAtCall = pc;
         Term r;
         try {
-            r = invokeNative((BifTable.Entry) body.o, arity);
+            // A call site of its own: every NIF entry has the same class (LoadNif), so this
+            // dispatch is monomorphic and inlined, unlike invokeNative's over all BIFs.
+            Bif fn = ((BifTable.Entry) body.o).fn();
+            r = switch (arity) {
+                case 0 -> ((Bif.F0) fn).apply(p);
+                case 1 -> ((Bif.F1) fn).apply(p, x[0]);
+                case 2 -> ((Bif.F2) fn).apply(p, x[0], x[1]);
+                case 3 -> ((Bif.F3) fn).apply(p, x[0], x[1], x[2]);
+                default -> ((Bif.N) fn).apply(p, args(arity));
+            };
         } catch (ErlangException ex) {
+            if (ex.frameModule == null && ex.stacktrace == null && !ex.noNativeFrame) {   // as invokeNative
+                BifTable.Entry e = (BifTable.Entry) body.o;
+                ex.frameModule = e.module(); ex.frameFunction = e.name(); ex.frameArgs = ECons.of(args(arity));
+            }
             ex.skipCurrentFrame = ret == null;
             throw ex;
         }

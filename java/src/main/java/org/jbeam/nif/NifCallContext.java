@@ -130,18 +130,25 @@ final class NifCallContext {
     /** jbeam_call: runs {@code fp} with the {@code argc} arguments set by {@link #arg}. */
     int call(long privp, long self, long fp, int argc, int mode) throws Throwable {
         MemorySegment m = cx;
-        m.set(LONG, PRIVP, privp);
-        m.set(LONG, SELF, self);
-        m.set(LONG, FP, fp);
-        m.set(LONG, IN, codec.address());
+        // Only what changed since this context's last call is written (a loop calling one NIF
+        // from one process writes the arguments and the input length).
+        if (fp != lastFp || privp != lastPrivp || argc != lastArgc) {   // one C function may serve several arities or loads
+            m.set(LONG, FP, fp); m.set(LONG, PRIVP, privp); m.set(ValueLayout.JAVA_INT, ARGC, argc);
+            lastFp = fp; lastPrivp = privp; lastArgc = argc;
+        }
+        if (self != lastSelfW) { m.set(LONG, SELF, self); lastSelfW = self; }
+        long in = codec.address();
+        if (in != lastIn) { m.set(LONG, IN, in); lastIn = in; }
         m.set(LONG, INLEN, codec.pos);
-        m.set(ValueLayout.JAVA_INT, ARGC, argc);
         m.set(ValueLayout.JAVA_INT, MODE, mode);
         byte[] h = codec.heapArr;
         if (h == null) return (int) JbeamNif.CALL.invokeExact(cxAddr);
         MemorySegment heap = MemorySegment.ofArray(h).asSlice(codec.heapOff, codec.heapLen);
         return (int) JbeamNif.CALL_HEAP.invokeExact(cxAddr, heap, (long) codec.heapLen);
     }
+
+    private long lastFp, lastPrivp, lastSelfW = -1, lastIn;
+    private int lastArgc = -1;
 
     /** jbeam_resume: continues the env's scheduled step on a thread of kind {@code mode}. */
     int resume(int mode) throws Throwable {
