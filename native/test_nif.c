@@ -34,6 +34,17 @@ static void pipe_stop_cb(ErlNifEnv *env, void *obj, ErlNifEvent e, int direct) {
     __atomic_add_fetch(&pipe_stop_count, 1, __ATOMIC_SEQ_CST);
 }
 
+/* A resource type with a dyncall callback (enif_dynamic_resource_call): adds *call_data to the
+ * resource's value and hands back the sum. */
+typedef struct { long value; } dyn_res;
+static ErlNifResourceType *dyn_type;
+static void dyn_callback(ErlNifEnv *env, void *obj, void *call_data) {
+    (void)env;
+    dyn_res *d = obj;
+    d->value += *(long *)call_data;
+    *(long *)call_data = d->value;
+}
+
 static int load(ErlNifEnv *env, void **priv_data, ERL_NIF_TERM info) {
     if (enif_is_atom(env, info)) {
         char buf[16];
@@ -48,7 +59,9 @@ static int load(ErlNifEnv *env, void **priv_data, ERL_NIF_TERM info) {
     watcher_type = enif_open_resource_type_x(env, "watcher", &wi, ERL_NIF_RT_CREATE | ERL_NIF_RT_TAKEOVER, NULL);
     ErlNifResourceTypeInit pi = { NULL, pipe_stop_cb, NULL, 0, NULL };
     pipe_type = enif_open_resource_type_x(env, "pipe", &pi, ERL_NIF_RT_CREATE | ERL_NIF_RT_TAKEOVER, NULL);
-    return counter_type && watcher_type && pipe_type ? 0 : 1;
+    ErlNifResourceTypeInit di = { NULL, NULL, NULL, 4, dyn_callback };
+    dyn_type = enif_init_resource_type(env, "dyn", &di, ERL_NIF_RT_CREATE | ERL_NIF_RT_TAKEOVER, NULL);
+    return counter_type && watcher_type && pipe_type && dyn_type ? 0 : 1;
 }
 static void unload(ErlNifEnv *env, void *priv) { (void)env; enif_free(priv); }
 
@@ -255,17 +268,18 @@ NIF(env_copy) {   /* copies through a process-independent env */
     return back;
 }
 
-typedef struct { ErlNifMutex *m; ErlNifCond *c; ErlNifRWLock *rw; ErlNifTSDKey key; long counter; int ready; } shared_t;
+/* counter is guarded by m, rwcounter by rw (one shared counter under two locks would race) */
+typedef struct { ErlNifMutex *m; ErlNifCond *c; ErlNifRWLock *rw; ErlNifTSDKey key; long counter; int ready; long rwcounter; } shared_t;
 static void *worker(void *arg) {
     shared_t *s = arg;
     enif_tsd_set(s->key, (void *)0x1234);
     for (int i = 0; i < 1000; i++) { enif_mutex_lock(s->m); s->counter++; enif_mutex_unlock(s->m); }
-    enif_rwlock_rwlock(s->rw); s->counter += 1000000; enif_rwlock_rwunlock(s->rw);
+    enif_rwlock_rwlock(s->rw); s->rwcounter += 1000000; enif_rwlock_rwunlock(s->rw);
     enif_mutex_lock(s->m); s->ready = 1; enif_cond_broadcast(s->c); enif_mutex_unlock(s->m);
     return enif_tsd_get(s->key);
 }
 NIF(threads) {   /* 4 threads x 1000 increments + rwlock; returns {Counter, TsdFromThread, MainTsd} */
-    shared_t s = { enif_mutex_create("m"), enif_cond_create("c"), enif_rwlock_create("rw"), 0, 0, 0 };
+    shared_t s = { enif_mutex_create("m"), enif_cond_create("c"), enif_rwlock_create("rw"), 0, 0, 0, 0 };
     enif_tsd_key_create("k", &s.key);
     enif_tsd_set(s.key, (void *)0x99);
     ErlNifTid tids[4]; void *res = NULL;
@@ -273,7 +287,8 @@ NIF(threads) {   /* 4 threads x 1000 increments + rwlock; returns {Counter, TsdF
     for (int i = 0; i < 4; i++) enif_thread_create("w", &tids[i], worker, &s, o);
     enif_mutex_lock(s.m); while (!s.ready) enif_cond_wait(s.c, s.m); enif_mutex_unlock(s.m);
     for (int i = 0; i < 4; i++) enif_thread_join(tids[i], &res);
-    enif_rwlock_rlock(s.rw); long c = s.counter; enif_rwlock_runlock(s.rw);
+    enif_rwlock_rlock(s.rw); long c = s.rwcounter; enif_rwlock_runlock(s.rw);
+    enif_mutex_lock(s.m); c += s.counter; enif_mutex_unlock(s.m);
     long mine = (long)enif_tsd_get(s.key);
     enif_thread_opts_destroy(o); enif_tsd_key_destroy(s.key);
     enif_mutex_destroy(s.m); enif_cond_destroy(s.c); enif_rwlock_destroy(s.rw);
@@ -539,6 +554,31 @@ static ERL_NIF_TERM spin_step(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[
 }
 NIF(yield_spin) { return spin_step(env, 1, argv); }
 
+NIF(dyn_new) {   /* a dyn resource holding argv[0], and a counter resource (another type) */
+    long v; if (!enif_get_long(env, argv[0], &v)) return enif_make_badarg(env);
+    dyn_res *d = enif_alloc_resource(dyn_type, sizeof *d);
+    d->value = v;
+    ERL_NIF_TERM t = enif_make_resource(env, d);
+    enif_release_resource(d);
+    return t;
+}
+NIF(dyn_call) {   /* dyn_call(Module, Name, Resource, N): {Status, Value} */
+    long n; if (!enif_get_long(env, argv[3], &n)) return enif_make_badarg(env);
+    int r = enif_dynamic_resource_call(env, argv[0], argv[1], argv[2], &n);
+    return enif_make_tuple2(env, enif_make_int(env, r), enif_make_long(env, n));
+}
+
+NIF(port_cmd) {   /* port_cmd(NameOrPort, Msg): {Found, Alive, Sent} via enif_whereis_port/enif_get_local_port */
+    ErlNifPort port;
+    int found = enif_is_atom(env, argv[0]) ? enif_whereis_port(env, argv[0], &port) : enif_get_local_port(env, argv[0], &port);
+    if (!found) return enif_make_tuple3(env, enif_make_int(env, 0), enif_make_int(env, 0), enif_make_int(env, 0));
+    int alive = enif_is_port_alive(env, &port);
+    ErlNifEnv *me = enif_alloc_env();
+    int sent = enif_port_command(env, &port, me, enif_make_copy(me, argv[1]));
+    enif_free_env(me);
+    return enif_make_tuple3(env, enif_make_int(env, 1), enif_make_int(env, alive), enif_make_int(env, sent));
+}
+
 static ErlNifFunc funcs[] = {
     {"echo", 1, echo, 0}, {"priv", 0, priv, 0}, {"ints", 0, ints, 0}, {"get_ints", 1, get_ints, 0},
     {"double_it", 1, double_it, 0}, {"atom_info", 1, atom_info, 0}, {"existing_atom", 1, existing_atom, 0},
@@ -563,7 +603,7 @@ static ErlNifFunc funcs[] = {
     {"pipe_cancel", 1, pipe_cancel, 0}, {"pipe_write", 2, pipe_write, 0}, {"pipe_read", 1, pipe_read, 0},
     {"pipe_stop", 1, pipe_stop, 0}, {"pipe_stops", 0, pipe_stops, 0}, {"select_bad", 0, select_bad, 0},
     {"hash_phash2", 1, hash_phash2, 0}, {"hash_internal_stable", 2, hash_internal_stable, 0},
-    {"yield_spin", 1, yield_spin, 0},
+    {"yield_spin", 1, yield_spin, 0}, {"dyn_new", 1, dyn_new, 0}, {"dyn_call", 4, dyn_call, 0}, {"port_cmd", 2, port_cmd, 0},
 };
 
 ERL_NIF_INIT(jbeam_test_nif, funcs, load, NULL, NULL, unload)

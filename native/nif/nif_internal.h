@@ -41,6 +41,8 @@ typedef struct jb_binbuf { long refc; size_t size; unsigned char data[]; } jb_bi
 typedef struct jb_resource {
     long refc; ErlNifResourceType *type; size_t size;
     long monitors;              /* monitors ever created from it: 0 = no need to ask Java to drop any */
+    uint64_t java_id;           /* Java's id of its resource term (NifResources), 0 = none yet; only Java touches it */
+    uint64_t pad;               /* keeps data 16-byte aligned */
     unsigned char data[];
 } jb_resource;
 
@@ -60,6 +62,8 @@ struct enif_resource_type_t {
     char *name;
     ErlNifResourceTypeInit init;
     void **privp;               /* the owning library's priv_data slot, for destructor envs */
+    const char *owner;          /* the module of the library that created it (enif_dynamic_resource_call), or NULL */
+    char *short_name;           /* name_str as given */
     struct enif_resource_type_t *next;
 };
 
@@ -78,6 +82,8 @@ struct enif_environment_t {
     int sched_argc; ERL_NIF_TERM *sched_argv; int sched_flags;
     unsigned char *out; size_t outlen, outcap;        /* serialized result */
     int busy;
+    int ser_keep;
+    const unsigned char *heap_lo, *heap_hi;   /* a Java array the call's terms may point into (jbeam_call_heap) */               /* serializing a result for Java: each resource in it gets a reference Java adopts */
 };
 
 /* arena / env (nif_env.c) */
@@ -113,7 +119,10 @@ typedef struct {
     /* external term format, both ways through the flat encoding; buffers malloc'd (jbeam_malloc), 0 = ok */
     int (*to_etf)(const unsigned char *flat, size_t len, unsigned char **etf, size_t *etflen);
     int (*from_etf)(const unsigned char *etf, size_t len, int safe, unsigned char **flat, size_t *flatlen, size_t *used);
-    int (*whereis)(uint32_t atom_ix, uint64_t *pid_id);  /* 1 = a registered process */
+    int (*whereis)(uint32_t atom_ix, uint64_t *id);      /* 1 = a registered process, 2 = a registered port (id = its opaque id) */
+    /* enif_port_command: the message (flat) as the port's command from the calling process; 1 = done */
+    int (*port_command)(uint64_t port_id, uint64_t caller_pid_id, const unsigned char *flat, size_t len);
+    int (*port_alive)(uint64_t port_id);                 /* 1 = an open port */
     uint64_t (*phash2)(const unsigned char *flat, size_t len);   /* erlang:phash2/1 */
 } jb_callbacks;
 extern jb_callbacks jb_cb;

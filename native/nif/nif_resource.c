@@ -4,7 +4,7 @@
  * Process monitors (enif_monitor_process) are kept by Java (NifMonitors): the target's exit calls
  * jbeam_resource_down, which runs the type's down callback if the resource is still alive; a
  * resource being destructed first has Java drop its monitors. Monitors do not keep a resource
- * alive, as in erts. Select is nif_select.c; dynamic calls are not supported (they report failure). */
+ * alive, as in erts. Select is nif_select.c. */
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +12,25 @@
 
 static ErlNifResourceType *types;
 static pthread_mutex_t types_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The module each loaded library is for, by its priv_data slot (Java registers it before the
+ * load callback runs): a resource type's owner, which enif_dynamic_resource_call looks up by. */
+typedef struct jb_libmod { void **privp; char *module; struct jb_libmod *next; } jb_libmod;
+static jb_libmod *libmods;
+
+void jbeam_lib_module(void **privp, const char *module) {
+    jb_libmod *m = malloc(sizeof *m);
+    m->privp = privp; m->module = strdup(module);
+    pthread_mutex_lock(&types_lock);
+    m->next = libmods; libmods = m;
+    pthread_mutex_unlock(&types_lock);
+}
+
+/* with types_lock held */
+static const char *module_of(void **privp) {
+    for (jb_libmod *m = libmods; m; m = m->next) if (m->privp == privp) return m->module;
+    return NULL;
+}
 
 static ErlNifResourceType *open_type(ErlNifEnv *env, const char *module, const char *name,
                                      const ErlNifResourceTypeInit *init, ErlNifResourceFlags flags,
@@ -30,6 +49,7 @@ static ErlNifResourceType *open_type(ErlNifEnv *env, const char *module, const c
     } else if (!t && (flags & ERL_NIF_RT_CREATE)) {
         r = calloc(1, sizeof *r);
         r->name = full; r->init = *init; r->privp = env ? env->privp : NULL;
+        r->owner = env ? module_of(env->privp) : NULL; r->short_name = strdup(name);
         r->next = types; types = r;
         done = ERL_NIF_RT_CREATE;
     } else free(full);
@@ -60,7 +80,7 @@ static jb_resource *hdr_of(void *obj) { return (jb_resource *)((unsigned char *)
 void *enif_alloc_resource(ErlNifResourceType *type, size_t size) {
     jb_resource *r = malloc(sizeof(jb_resource) + (size ? size : 1));
     if (!r) return NULL;
-    r->refc = 1; r->type = type; r->size = size; r->monitors = 0;
+    r->refc = 1; r->type = type; r->size = size; r->monitors = 0; r->java_id = 0;
     memset(r->data, 0, size);
     return r->data;
 }
@@ -141,8 +161,23 @@ void jbeam_resource_down(void *res, uint64_t pid_id, uint64_t id) {
     jb_resource_release(r);
 }
 
+/* As erts: the resource type named {mod, name} (created by the library of module mod), the
+ * resource term of that type, and the type's dyncall callback; 0 when called, else 1. */
 int enif_dynamic_resource_call(ErlNifEnv *env, ERL_NIF_TERM mod, ERL_NIF_TERM name, ERL_NIF_TERM rsrc, void *call_data) {
-    (void)env; (void)mod; (void)name; (void)rsrc; (void)call_data; return 1;
+    if (!jb_is_atom(mod) || !jb_is_atom(name) || jb_box_type(rsrc) != JB_RES) return 1;
+    size_t ml, nl;
+    const char *m = jb_atom_name(jb_atom_index(mod), &ml), *n = jb_atom_name(jb_atom_index(name), &nl);
+    if (!m || !n) return 1;
+    ErlNifResourceType *t;
+    pthread_mutex_lock(&types_lock);
+    for (t = types; t; t = t->next)
+        if (t->owner && strlen(t->owner) == ml && memcmp(t->owner, m, ml) == 0
+            && strlen(t->short_name) == nl && memcmp(t->short_name, n, nl) == 0) break;
+    pthread_mutex_unlock(&types_lock);
+    jb_resource *r = ((jb_res *)jb_box(rsrc))->res;
+    if (!t || r->type != t || t->init.members < 4 || !t->init.dyncall) return 1;
+    t->init.dyncall(env, r->data, call_data);
+    return 0;
 }
 
 /* ---- exported for Java: resource references held by Java terms ---- */

@@ -71,7 +71,7 @@ int enif_equal_tids(ErlNifTid a, ErlNifTid b) { return pthread_equal((pthread_t)
 void enif_thread_exit(void *resp) { pthread_exit(resp); }
 int enif_thread_join(ErlNifTid tid, void **respp) { return pthread_join((pthread_t)tid, respp); }
 char *enif_thread_name(ErlNifTid tid) { (void)tid; return NULL; }
-extern __thread int jb_thread_mode;
+extern __thread int jb_thread_mode __attribute__((tls_model("initial-exec")));
 int enif_thread_type(void) {
     switch (jb_thread_mode) {
     case 1: return ERL_NIF_THR_NORMAL_SCHEDULER;
@@ -180,16 +180,33 @@ void enif_set_pid_undefined(ErlNifPid *pid) { pid->pid = jb_atom("undefined"); }
 int enif_is_pid_undefined(const ErlNifPid *pid) { return pid->pid == jb_atom("undefined"); }
 int enif_is_current_process_alive(ErlNifEnv *env) { return env && env->self != 0; }
 int enif_is_process_alive(ErlNifEnv *env, ErlNifPid *pid) { (void)env; return jb_opaque_kind(pid->pid) == JB_OPQ_PID; }
-int enif_is_port_alive(ErlNifEnv *env, ErlNifPort *port) { (void)env; (void)port; return 0; }
+int enif_is_port_alive(ErlNifEnv *env, ErlNifPort *port) {
+    (void)env;
+    return jb_opaque_kind(port->port_id) == JB_OPQ_PORT && jb_cb.port_alive && jb_cb.port_alive(jb_opaque_id(port->port_id));
+}
 int enif_whereis_pid(ErlNifEnv *env, ERL_NIF_TERM name, ErlNifPid *pid) {
     uint64_t id;
-    if (!jb_is_atom(name) || !jb_cb.whereis || !jb_cb.whereis(jb_atom_index(name), &id)) return 0;
+    if (!jb_is_atom(name) || !jb_cb.whereis || jb_cb.whereis(jb_atom_index(name), &id) != 1) return 0;
     pid->pid = jb_make_opaque(JB_OPQ_PID, id);
     return 1;
 }
-int enif_whereis_port(ErlNifEnv *env, ERL_NIF_TERM name, ErlNifPort *port) { (void)env; (void)name; (void)port; return 0; }
+int enif_whereis_port(ErlNifEnv *env, ERL_NIF_TERM name, ErlNifPort *port) {
+    uint64_t id;
+    (void)env;
+    if (!jb_is_atom(name) || !jb_cb.whereis || jb_cb.whereis(jb_atom_index(name), &id) != 2) return 0;
+    port->port_id = jb_make_opaque(JB_OPQ_PORT, id);
+    return 1;
+}
+/* As erlang:port_command(Port, Msg) from the calling process (env's; none = the port's owner):
+ * 1 when the port took the data, 0 when it is not open or msg is not iodata. */
 int enif_port_command(ErlNifEnv *env, const ErlNifPort *to, ErlNifEnv *msg_env, ERL_NIF_TERM msg) {
-    (void)env; (void)to; (void)msg_env; (void)msg; return 0;
+    (void)msg_env;
+    if (jb_opaque_kind(to->port_id) != JB_OPQ_PORT || !jb_cb.port_command) return 0;
+    ErlNifEnv tmp; memset(&tmp, 0, sizeof tmp);
+    uint64_t self = env && env->self ? jb_opaque_id(env->self) : 0;
+    int ok = jb_serialize(&tmp, msg) && jb_cb.port_command(jb_opaque_id(to->port_id), self, tmp.out, tmp.outlen);
+    free(tmp.out);
+    return ok;
 }
 
 int enif_send(ErlNifEnv *env, const ErlNifPid *to, ErlNifEnv *msg_env, ERL_NIF_TERM msg) {

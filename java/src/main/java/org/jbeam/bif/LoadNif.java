@@ -13,6 +13,8 @@ import org.jbeam.nif.NifLibrary;
 import org.jbeam.nif.NifLoadException;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
+import org.jbeam.runtime.IoData;
+import org.jbeam.runtime.Ports;
 import org.jbeam.runtime.Runtime;
 import org.jbeam.runtime.SignalSink;
 import org.jbeam.runtime.Signals;
@@ -53,12 +55,27 @@ final class LoadNif {
         for (NifFunction f : nif.functions()) {
             FuncInfo fi = mod.function(EAtom.of(f.name), f.arity);
             Instr n = new Instr(Ops.CALL_NATIVE);
-            n.o = new BifTable.Entry(mod.name, EAtom.of(f.name), f.arity, (Bif.N) f::call, false);
+            n.o = new BifTable.Entry(mod.name, EAtom.of(f.name), f.arity, new NifBif(f), false);
             n.a = f.arity;
+            n.c = Ops.NATIVE_NIF;
             n.line = mod.code[fi.entry].line;
             mod.code[fi.entry] = n;
         }
         return EAtom.OK;
+    }
+
+    /**
+     * A NIF as a BIF of every shape: one class for all NIFs, so the interpreter's NIF call site
+     * (Interpreter.callNif) stays monomorphic; arities 0-3 pass no argument array. Callers pick
+     * the shape by the entry's arity (callNif, invokeNative), never by type (Bif.invoke, which is
+     * only used on BifTable's own entries).
+     */
+    private record NifBif(NifFunction f) implements Bif.F0, Bif.F1, Bif.F2, Bif.F3, Bif.N {
+        @Override public Term apply(ErlProcess p) { return f.call0(p); }
+        @Override public Term apply(ErlProcess p, Term a) { return f.call1(p, a); }
+        @Override public Term apply(ErlProcess p, Term a, Term b) { return f.call2(p, a, b); }
+        @Override public Term apply(ErlProcess p, Term a, Term b, Term c) { return f.call3(p, a, b, c); }
+        @Override public Term apply(ErlProcess p, Term[] args) { return f.call(p, args); }
     }
 
     private static NifHost host(Runtime vm) {
@@ -72,6 +89,26 @@ final class LoadNif {
             @Override public ERef makeRef() { return vm.makeRef(); }
 
             @Override public Term whereis(EAtom name) { return vm.registry.whereis(name); }
+
+            // As erlang:port_command/2 from the NIF's caller (the owner when called from no process).
+            @Override public boolean portCommand(EPort port, EPid caller, Term msg) {
+                Ports.Port pt = vm.ports.get(port);
+                if (pt == null || pt.isClosed()) return false;
+                byte[] bytes;
+                try { bytes = IoData.toBytes(msg); } catch (ErlangException e) { return false; }
+                ErlProcess p = caller != null && caller.process instanceof ErlProcess ep ? ep
+                        : pt.owner.process instanceof ErlProcess op ? op : null;
+                try {
+                    if (pt.driver != null) pt.driver.output(p, bytes);
+                    else vm.ports.command(pt, bytes);
+                } catch (ErlangException e) { return false; }
+                return true;
+            }
+
+            @Override public boolean portAlive(EPort port) {
+                Ports.Port pt = vm.ports.get(port);
+                return pt != null && !pt.isClosed();
+            }
 
             // A resource's monitor sits in the target's monitoredBy like a process's, with a
             // watcher pid that is no process: its sink runs the down callback when the target exits.

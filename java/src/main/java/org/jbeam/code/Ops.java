@@ -7,6 +7,8 @@ public final class Ops {
     private Ops() {}
     /** Body of a function implemented natively (BIF/NIF): call it with x0..x(arity-1), return. */
     public static final int CALL_NATIVE = 256;
+    /** {@code CALL_NATIVE.c}: the body is a NIF, which external callers run in place (Interpreter.callExport). */
+    public static final int NATIVE_NIF = 1;
     /** Bottom of every process stack: the process's initial function returned. */
     public static final int NORMAL_EXIT = 257;
     /** Continue an apply/call_fun through error_handler or after a trapping BIF (x regs set). */

@@ -386,6 +386,8 @@ public final class Interpreter {
                 return callExport(handler, 3, ret, pc);
             }
         }
+        Instr body = m.code[e.pc];
+        if (body.op == Ops.CALL_NATIVE && body.c == Ops.NATIVE_NIF) return callNif(body, arity, ret, pc);
         if (ret != null) push(ret);
         setCode(m);
         // Message-passing code is seldom preempted (it waits first), so calls across modules
@@ -408,6 +410,38 @@ public final class Interpreter {
     }
 
     /** Calls a native function with x0..x(arity-1); on failure records the frame for the stack trace. */
+    /**
+     * A NIF called through its export runs in place, like a BIF: no entering and leaving its
+     * stub module (ADR 0006). Its error frame is then the NIF's followed by the caller's, as in
+     * erts; after a tail call the caller's frame is gone, as it would be had the stub run.
+     */
+    private int callNif(Instr body, int arity, ReturnAddr ret, int pc) {
+        pcAtCall = pc;
+        Term r;
+        try {
+            // A call site of its own: every NIF entry has the same class (LoadNif), so this
+            // dispatch is monomorphic and inlined, unlike invokeNative's over all BIFs.
+            Bif fn = ((BifTable.Entry) body.o).fn();
+            r = switch (arity) {
+                case 0 -> ((Bif.F0) fn).apply(p);
+                case 1 -> ((Bif.F1) fn).apply(p, x[0]);
+                case 2 -> ((Bif.F2) fn).apply(p, x[0], x[1]);
+                case 3 -> ((Bif.F3) fn).apply(p, x[0], x[1], x[2]);
+                default -> ((Bif.N) fn).apply(p, args(arity));
+            };
+        } catch (ErlangException ex) {
+            if (ex.frameModule == null && ex.stacktrace == null && !ex.noNativeFrame) {   // as invokeNative
+                BifTable.Entry e = (BifTable.Entry) body.o;
+                ex.frameModule = e.module(); ex.frameFunction = e.name(); ex.frameArgs = ECons.of(args(arity));
+            }
+            ex.skipCurrentFrame = ret == null;
+            throw ex;
+        }
+        if (r instanceof Trap t) return trap(t, ret, pc);
+        x[0] = r;
+        return ret != null ? pc : doReturn();
+    }
+
     Term invokeNative(BifTable.Entry e, int arity) {
         try {
             // Dispatch on the declared arity (a cheap int switch) rather than on the lambda's type.

@@ -6,76 +6,173 @@ import java.lang.foreign.ValueLayout;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.jbeam.bindings.nif.JbeamNif;
+import org.jbeam.term.EAtom;
+import org.jbeam.term.ENil;
+import org.jbeam.term.ESmall;
+import org.jbeam.term.Term;
 
 /**
- * Per-call state, pooled: a native ErlNifEnv (reused, cleared after each call), the native
- * input buffer the encoded arguments are copied into (binaries in the env point into it), the
- * out-parameters for the result, and the Java-side encoder. Taken from the pool for one call, so
- * nested or concurrent calls each get their own.
+ * Per-call state, pooled: a native ErlNifEnv (reused, cleared after each call), the native call
+ * block {@code jb_callctx} (nif_codec.c) that carries the call's parameters and results across
+ * in one pointer, and the encoder whose native buffer holds the arguments that are not
+ * immediates (binaries in the env point into it). Taken from the pool for one call, so nested
+ * or concurrent calls each get their own; a thread keeps one spare, so a scheduler calling NIFs
+ * in a loop reuses the same context, env and buffers without synchronization or allocation.
  */
 final class NifCallContext {
     private static final ConcurrentLinkedQueue<NifCallContext> POOL = new ConcurrentLinkedQueue<>();
 
+    // jb_callctx field offsets (nif_codec.c)
+    private static final long ENV = 0, PRIVP = 8, SELF = 16, FP = 24, IN = 32, INLEN = 40, OUT = 48, OUTLEN = 56,
+            RESULT = 64, ARGC = 72, MODE = 76, ARGW = 80;
+    /** erts' limit on NIF arity. */
+    private static final int MAX_ARGS = 255;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+    private static final long SMALL_MAX = (1L << 61) - 1, SMALL_MIN = -(1L << 61);
+
     final MemorySegment env;
-    final MemorySegment outs;          // [0] = const uint8 *out, [8] = size_t outlen
+    /** The jb_callctx; global scope (contexts live as long as the VM), so accesses need no liveness check. */
+    private final MemorySegment cx;
+    private final long cxAddr;
     final NifCodec codec = new NifCodec();
-    private Arena inArena;
-    private MemorySegment in;
 
     private NifCallContext() {
         try { env = (MemorySegment) JbeamNif.ENV_NEW.invokeExact(); } catch (Throwable t) { throw new AssertionError(t); }
-        outs = Arena.global().allocate(16, 8);
-        newInput(1024);
-    }
-
-    private void newInput(long size) {
-        if (inArena != null) inArena.close();
-        inArena = Arena.ofShared();
-        in = inArena.allocate(size, 16);
+        cx = Arena.global().allocate(ARGW + 8L * MAX_ARGS, 16);
+        cxAddr = cx.address();
+        cx.set(LONG, ENV, env.address());
     }
 
     /** One spare context per thread: the common case (a scheduler calling NIFs) skips the shared pool. */
     private static final ThreadLocal<NifCallContext[]> SPARE = ThreadLocal.withInitial(() -> new NifCallContext[1]);
 
+    /** The thread that took this context and that thread's spare slot (see {@link #releaseLocal}). */
+    private Thread owner;
+    private NifCallContext[] home;
+
     static NifCallContext acquire() {
         NifCallContext[] spare = SPARE.get();
         NifCallContext c = spare[0];
-        if (c != null) { spare[0] = null; return c; }
-        c = POOL.poll();
-        return c != null ? c : new NifCallContext();
+        if (c != null) spare[0] = null;
+        else if ((c = POOL.poll()) == null) c = new NifCallContext();
+        c.owner = Thread.currentThread();
+        c.home = spare;
+        return c;
+    }
+
+    /** {@link #release}, skipping the thread-local lookup when still on the thread that took it (the common case). */
+    void releaseLocal() {
+        if (Thread.currentThread() != owner || home[0] != null || codec.pos != 0) { release(); return; }
+        home[0] = this;
+    }
+
+    // enif_self's pid id for the last process that called through this context: a loop calling
+    // NIFs skips the opaque-term table (the context belongs to one thread at a time).
+    // (The pid, not the process: NifOpaque's table keeps pids alive anyway.)
+    private Term lastPid;
+    private long lastSelf;
+
+    long selfId(org.jbeam.runtime.ErlProcess proc) {
+        Term pid = proc.pid;
+        if (pid == lastPid) return lastSelf;
+        long id = NifOpaque.id(pid);
+        lastPid = pid;
+        lastSelf = id;
+        return id;
     }
 
     /**
-     * Buffers up to this size stay with a pooled context: closing a shared arena is costly (a
-     * handshake with every thread), so a context used for 1 MiB inputs must not reallocate per call.
+     * Buffers up to this size stay with a pooled context (a context used for 1 MiB inputs must
+     * not reallocate per call); a bigger one is freed when the call ends.
      */
     private static final long KEEP = 16L << 20;
 
     void release() {
         codec.reset();
-        if (codec.buf.length > KEEP) codec.buf = new byte[256];
-        if (in.byteSize() > KEEP) newInput(1024);
+        codec.shrink(KEEP);
         NifCallContext[] spare = SPARE.get();
         if (spare[0] == null) spare[0] = this;
         else POOL.offer(this);
     }
 
-    /** Copies the encoded bytes to native memory; returns the native input. */
-    MemorySegment input() {
-        int n = codec.pos;
-        if (n > in.byteSize()) newInput(Math.max(n + (n >> 3), in.byteSize() * 2));
-        MemorySegment.copy(codec.buf, 0, in, ValueLayout.JAVA_BYTE, 0, n);
-        return in;
+    /**
+     * Argument {@code i}: an immediate (small integer, atom, []) goes across as its ERL_NIF_TERM
+     * word, needing no decoding in C; anything else is encoded into the flat buffer (word 0).
+     */
+    void arg(int i, Term t) { arg(i, t, false); }
+
+    /** Binaries from this size on are read in place when the call may use the heap (see {@link #arg(int, Term, boolean)}). */
+    static final int HEAP_MIN = 2048;
+
+    /**
+     * As {@link #arg(int, Term)}; {@code heapOk}: this call may be a critical downcall with heap
+     * access (a normal call of a library that never calls back into Java), so the first large
+     * binary argument is read by C in place, not copied.
+     */
+    void arg(int i, Term t, boolean heapOk) {
+        if (heapOk && codec.heapArr == null && t instanceof org.jbeam.term.EBitString b && b.isBinary() && b.byteSize() >= HEAP_MIN) {
+            codec.heapBinary(b);
+            cx.set(LONG, ARGW + 8L * i, 0);
+            return;
+        }
+        long w = 0;
+        if (t instanceof ESmall s) {
+            if (s.value >= SMALL_MIN && s.value <= SMALL_MAX) w = (s.value << 2) | 1;
+        } else if (t instanceof EAtom a) {
+            w = ((long) NifAtoms.index(a) << 2) | 2;
+        } else if (t == ENil.NIL) {
+            w = 3;
+        }
+        if (w == 0) codec.encode(t);
+        cx.set(LONG, ARGW + 8L * i, w);
+    }
+
+    /** jbeam_call: runs {@code fp} with the {@code argc} arguments set by {@link #arg}. */
+    int call(long privp, long self, long fp, int argc, int mode) throws Throwable {
+        MemorySegment m = cx;
+        // Only what changed since this context's last call is written (a loop calling one NIF
+        // from one process writes the arguments and the input length).
+        if (fp != lastFp || privp != lastPrivp || argc != lastArgc) {   // one C function may serve several arities or loads
+            m.set(LONG, FP, fp); m.set(LONG, PRIVP, privp); m.set(ValueLayout.JAVA_INT, ARGC, argc);
+            lastFp = fp; lastPrivp = privp; lastArgc = argc;
+        }
+        if (self != lastSelfW) { m.set(LONG, SELF, self); lastSelfW = self; }
+        long in = codec.address();
+        if (in != lastIn) { m.set(LONG, IN, in); lastIn = in; }
+        m.set(LONG, INLEN, codec.pos);
+        m.set(ValueLayout.JAVA_INT, MODE, mode);
+        byte[] h = codec.heapArr;
+        if (h == null) return (int) JbeamNif.CALL.invokeExact(cxAddr);
+        MemorySegment heap = MemorySegment.ofArray(h).asSlice(codec.heapOff, codec.heapLen);
+        return (int) JbeamNif.CALL_HEAP.invokeExact(cxAddr, heap, (long) codec.heapLen);
+    }
+
+    private long lastFp, lastPrivp, lastSelfW = -1, lastIn;
+    private int lastArgc = -1;
+
+    /** jbeam_resume: continues the env's scheduled step on a thread of kind {@code mode}. */
+    int resume(int mode) throws Throwable {
+        cx.set(ValueLayout.JAVA_INT, MODE, mode);
+        return (int) JbeamNif.RESUME.invokeExact(cxAddr);
+    }
+
+    /** The immediate result word (status bit IMM): a small integer, an atom or []. */
+    Term immediate() {
+        long w = cx.get(LONG, RESULT);
+        return switch ((int) w & 3) {
+            case 1 -> ESmall.of(w >> 2);
+            case 2 -> NifAtoms.atom((int) (w >>> 2));
+            default -> ENil.NIL;
+        };
     }
 
     void clearEnv() {
         try { JbeamNif.ENV_CLEAR.invokeExact(env); } catch (Throwable t) { throw new AssertionError(t); }
     }
 
-    /** The result bytes written by jbeam_call. */
+    /** The serialized result bytes written by jbeam_call. */
     MemorySegment output() {
-        MemorySegment p = outs.get(ValueLayout.ADDRESS, 0);
-        long len = outs.get(ValueLayout.JAVA_LONG, 8);
-        return p.reinterpret(len);
+        long p = cx.get(LONG, OUT), len = cx.get(LONG, OUTLEN);
+        return MemorySegment.ofAddress(p).reinterpret(len);
     }
 }

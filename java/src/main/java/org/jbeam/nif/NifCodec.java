@@ -3,8 +3,8 @@ package org.jbeam.nif;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
-import java.util.Arrays;
 
+import org.jbeam.bindings.nif.JbeamNif;
 import org.jbeam.term.EAtom;
 import org.jbeam.term.EBitString;
 import org.jbeam.term.ECons;
@@ -19,35 +19,88 @@ import org.jbeam.term.Term;
 
 /**
  * Java's half of the flat term encoding shared with native/nif/nif_codec.c (ADR 0006):
- * arguments are encoded into a byte array (copied once into native memory, where the C side
- * builds ERL_NIF_TERMs pointing into it), results are decoded straight from native memory.
+ * arguments are encoded straight into native memory (where the C side builds ERL_NIF_TERMs
+ * pointing into it), results are decoded straight from native memory.
  */
 final class NifCodec {
     static final byte NIL = 0, SMALL = 1, ATOM = 2, FLOAT = 3, BIG = 4, TUPLE = 5, LIST = 6, BIN = 7, MAP = 8,
-            OPAQUE = 9, RES = 10;
+            OPAQUE = 9, RES = 10, HEAPBIN = 11;
     private static final long SMALL_MAX = (1L << 61) - 1, SMALL_MIN = -(1L << 61);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
-    // ---- encoder ----
-    byte[] buf = new byte[256];
-    int pos;
+    // ---- encoder: straight into malloc'd native memory (global scope: no liveness checks, no
+    // second copy; C reads it in place and binaries point into it) ----
+    private static final long INITIAL = 256;
+    /** The buffer, {@link #cap} bytes; freed by {@link #free} or handed to C by {@link #detach}. */
+    MemorySegment buf;
+    long cap, pos;
 
-    void reset() { pos = 0; }
+    NifCodec() { alloc(INITIAL); }
 
-    private void ensure(int n) { if (pos + n > buf.length) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n)); }
-    private void u8(int v) { ensure(1); buf[pos++] = (byte) v; }
-    private void u32(int v) { ensure(4); for (int i = 0; i < 4; i++) buf[pos++] = (byte) (v >>> (8 * i)); }
-    private void u64(long v) { ensure(8); for (int i = 0; i < 8; i++) buf[pos++] = (byte) (v >>> (8 * i)); }
+    private void alloc(long n) { buf = JbeamNif.malloc(n); cap = n; }
+
+    /** Resource terms encoded since the last reset, kept reachable until the call is over (NifResources.pointer). */
+    final java.util.ArrayList<Object> pins = new java.util.ArrayList<>(2);
+
+    /**
+     * The one binary argument C reads in place from its Java array (tag 11, NifCallContext.call);
+     * null when none.
+     */
+    byte[] heapArr;
+    int heapOff, heapLen;
+
+    void heapBinary(EBitString b) {
+        ensure(5);
+        u8(HEAPBIN); u32(b.byteSize());
+        heapArr = b.array(); heapOff = b.arrayOffset(); heapLen = b.byteSize();
+    }
+
+    void reset() {
+        pos = 0;
+        heapArr = null;
+        if (!pins.isEmpty()) pins.clear();
+    }
+
+    /** Frees a buffer that grew beyond {@code keep} bytes and starts a small one. */
+    void shrink(long keep) {
+        if (cap <= keep) return;
+        JbeamNif.free(buf);
+        alloc(INITIAL);
+    }
+
+    void free() { JbeamNif.free(buf); buf = null; cap = 0; }
+
+    /** The encoded bytes, now owned by the caller (C frees them); this codec is then done. */
+    MemorySegment detach() {
+        MemorySegment b = buf;
+        buf = null; cap = 0;
+        return b;
+    }
+
+    /** The native address of the encoded bytes. */
+    long address() { return buf.address(); }
+
+    private void ensure(long n) {
+        if (pos + n <= cap) return;
+        long nc = Math.max(cap * 2, pos + n);
+        MemorySegment nb = JbeamNif.malloc(nc);
+        MemorySegment.copy(buf, 0, nb, 0, pos);
+        JbeamNif.free(buf);
+        buf = nb; cap = nc;
+    }
+    private void u8(int v) { ensure(1); buf.set(ValueLayout.JAVA_BYTE, pos++, (byte) v); }
+    private void u32(int v) { ensure(4); buf.set(INT, pos, v); pos += 4; }
+    private void u64(long v) { ensure(8); buf.set(LONG, pos, v); pos += 8; }
 
     void encode(Term t) {
         while (true) {
             switch (t) {
                 case ENil n -> u8(NIL);
-                case ESmall s when s.value >= SMALL_MIN && s.value <= SMALL_MAX -> { u8(SMALL); u64(s.value); }
+                case ESmall s when s.value >= SMALL_MIN && s.value <= SMALL_MAX -> { ensure(9); u8(SMALL); u64(s.value); }
                 case EInteger i -> big(i.bigValue());
-                case EAtom a -> { u8(ATOM); u32(NifAtoms.index(a)); }
-                case EFloat f -> { u8(FLOAT); u64(Double.doubleToRawLongBits(f.value)); }
+                case EAtom a -> { ensure(5); u8(ATOM); u32(NifAtoms.index(a)); }
+                case EFloat f -> { ensure(9); u8(FLOAT); u64(Double.doubleToRawLongBits(f.value)); }
                 case ETuple tu -> {
                     u8(TUPLE); u32(tu.arity());
                     for (Term e : tu.elements()) encode(e);
@@ -64,37 +117,54 @@ final class NifCodec {
                 }
                 case EBitString b when b.isBinary() -> {
                     int n = b.byteSize();
-                    u8(BIN); u32(n); ensure(n);
-                    System.arraycopy(b.array(), b.arrayOffset(), buf, pos, n);
+                    ensure(5L + n);
+                    u8(BIN); u32(n);
+                    // only the binary's own bytes (a sub-binary's slice, not its parent)
+                    MemorySegment.copy(b.array(), b.arrayOffset(), buf, ValueLayout.JAVA_BYTE, pos, n);
                     pos += n;
                 }
                 case EMap m -> {
                     u8(MAP); u32(m.size());
                     for (int i = 0; i < m.size(); i++) { encode(m.keyAt(i)); encode(m.valueAt(i)); }
                 }
-                case ERef r when NifResources.pointer(r) != 0 -> { u8(RES); u64(NifResources.pointer(r)); }
-                default -> { u8(OPAQUE); u8(NifOpaque.kind(t)); u64(NifOpaque.id(t)); }
+                case ERef r -> {
+                    long ptr = NifResources.pointer(r, pins);
+                    if (ptr != 0) { u8(RES); u64(ptr); } else opaque(r);
+                }
+                default -> opaque(t);
             }
             return;
         }
     }
+
+    private void opaque(Term t) { u8(OPAQUE); u8(NifOpaque.kind(t)); u64(NifOpaque.id(t)); }
 
     private void big(BigInteger v) {
         byte[] be = v.abs().toByteArray();
         int start = be[0] == 0 ? 1 : 0;
         int n = be.length - start;
         u8(BIG); u8(v.signum() < 0 ? 1 : 0); u32(n); ensure(n);
-        for (int i = 0; i < n; i++) buf[pos++] = be[be.length - 1 - i];
+        for (int i = 0; i < n; i++) buf.set(ValueLayout.JAVA_BYTE, pos++, be[be.length - 1 - i]);
     }
 
     // ---- decoder ----
     static final class Reader {
         final MemorySegment m;
         long p;
+        boolean adopt;
         Reader(MemorySegment m) { this.m = m; }
         int u8() { return m.get(ValueLayout.JAVA_BYTE, p++) & 0xFF; }
         int u32() { int v = m.get(INT, p); p += 4; return v; }
         long u64() { long v = m.get(LONG, p); p += 8; return v; }
+    }
+
+    /** Decodes a NIF's result: each resource in it carries a native reference for Java to adopt. */
+    static Term decodeResult(MemorySegment m) {
+        Reader r = new Reader(m);
+        r.adopt = true;
+        Term t = decode(r);
+        if (r.p != m.byteSize()) throw new IllegalStateException("trailing bytes in NIF result");
+        return t;
     }
 
     static Term decode(MemorySegment m) {
@@ -147,7 +217,7 @@ final class NifCodec {
                 return EMap.of(k, v);
             }
             case OPAQUE: { r.u8(); return NifOpaque.term(r.u64()); }
-            case RES: return NifResources.term(r.u64());
+            case RES: return NifResources.term(r.u64(), r.adopt);
             default: throw new IllegalStateException("bad NIF term tag " + tag);
         }
     }

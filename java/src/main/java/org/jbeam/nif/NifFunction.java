@@ -2,7 +2,6 @@ package org.jbeam.nif;
 
 import java.lang.foreign.MemorySegment;
 
-import org.jbeam.bindings.nif.JbeamNif;
 import org.jbeam.interp.Trap;
 import org.jbeam.runtime.AsyncCall;
 import org.jbeam.runtime.DirtyPools;
@@ -35,6 +34,8 @@ public final class NifFunction {
     private static final int MAY_YIELD = 4;
     /** Status bit: the env was cleared natively already (see nif_codec.c finish). */
     private static final int CLEARED = 64;
+    /** Status bit: the result is the immediate word in the call block, not serialized. */
+    private static final int IMM = 128;
 
     public final NifLibrary library;
     public final String name;
@@ -42,9 +43,11 @@ public final class NifFunction {
     /** ErlNifFunc.flags: 0 or a dirty-scheduler flag. */
     public final int flags;
     final MemorySegment fptr;
+    private final long fp, privp;
 
     NifFunction(NifLibrary library, String name, int arity, int flags, MemorySegment fptr) {
         this.library = library; this.name = name; this.arity = arity; this.flags = flags; this.fptr = fptr;
+        this.fp = fptr.address(); this.privp = library.privp.address();
     }
 
     public boolean isDirty() { return flags != 0; }
@@ -60,26 +63,57 @@ public final class NifFunction {
         if (args.length != arity) throw ErlangException.badarg();
         NifCallContext c = NifCallContext.acquire();
         try {
-            for (Term a : args) c.codec.encode(a);
+            boolean heapOk = flags == 0 && library.heapCalls;
+            for (int i = 0; i < args.length; i++) c.arg(i, args[i], heapOk);
         } catch (RuntimeException | Error e) {
             c.release();
             throw e;
         }
-        long self = proc == null ? 0 : selfId(proc);
+        long self = proc == null ? 0 : c.selfId(proc);
         if (flags != 0 && canSuspend(proc)) return dispatch(proc, c, args, flags, self, true);
         return proceed(proc, c, args, start(c, self, canSuspend(proc) ? MAY_YIELD : 0));
     }
 
-    private record Self(ErlProcess proc, long id) {}
-    private static volatile Self lastSelf = new Self(null, 0);
+    /**
+     * Fixed-arity entry points (arity 0 to 3, the interpreter's BIF shapes): the arguments go
+     * straight into the call block, and an argument array exists only if the call leaves the
+     * common path (an exception frame, a dirty or rescheduled step).
+     */
+    public Term call0(ErlProcess proc) { return fixed(proc, null, null, null); }
+    public Term call1(ErlProcess proc, Term a) { return fixed(proc, a, null, null); }
+    public Term call2(ErlProcess proc, Term a, Term b) { return fixed(proc, a, b, null); }
+    public Term call3(ErlProcess proc, Term a, Term b, Term d) { return fixed(proc, a, b, d); }
 
-    /** The caller's opaque pid id (enif_self), with the last caller cached: a loop calling NIFs skips the table. */
-    private static long selfId(ErlProcess proc) {
-        Self s = lastSelf;
-        if (s.proc == proc) return s.id;
-        long id = NifOpaque.id(proc.pid);
-        lastSelf = new Self(proc, id);
-        return id;
+    private Term fixed(ErlProcess proc, Term a, Term b, Term d) {
+        NifCallContext c = NifCallContext.acquire();
+        try {
+            boolean heapOk = flags == 0 && library.heapCalls;
+            if (arity > 0) c.arg(0, a, heapOk);
+            if (arity > 1) c.arg(1, b, heapOk);
+            if (arity > 2) c.arg(2, d, heapOk);
+        } catch (RuntimeException | Error e) {
+            c.release();
+            throw e;
+        }
+        long self = proc == null ? 0 : c.selfId(proc);
+        boolean susp = canSuspend(proc);
+        if (flags != 0 && susp) return dispatch(proc, c, args(a, b, d), flags, self, true);
+        int st = start(c, self, susp ? MAY_YIELD : 0);
+        if (st == (IMM | CLEARED)) {
+            Term t = c.immediate();
+            c.releaseLocal();
+            return t;
+        }
+        return proceed(proc, c, args(a, b, d), st);
+    }
+
+    private Term[] args(Term a, Term b, Term d) {
+        return switch (arity) {
+            case 0 -> new Term[0];
+            case 1 -> new Term[] {a};
+            case 2 -> new Term[] {a, b};
+            default -> new Term[] {a, b, d};
+        };
     }
 
     private static boolean canSuspend(ErlProcess proc) { return proc != null && proc.interpreter != null; }
@@ -87,9 +121,7 @@ public final class NifFunction {
     /** First step: decode the arguments into the env and run the function on this thread (of kind {@code mode}). */
     private int start(NifCallContext c, long self, int mode) {
         try {
-            MemorySegment in = c.input();
-            return (int) JbeamNif.CALL.invokeExact(c.env, library.privp, self, fptr, arity, in, (long) c.codec.pos,
-                    c.outs, c.outs.asSlice(8), mode);
+            return c.call(privp, self, fp, arity, mode);
         } catch (Throwable t) {
             c.clearEnv(); c.release();
             throw rethrow(t);
@@ -99,7 +131,7 @@ public final class NifFunction {
     /** A later step: run the env's scheduled continuation on this thread (of kind {@code mode}). */
     private static int resume(NifCallContext c, int mode) {
         try {
-            return (int) JbeamNif.RESUME.invokeExact(c.env, mode, c.outs, c.outs.asSlice(8));
+            return c.resume(mode);
         } catch (Throwable t) {
             c.clearEnv(); c.release();
             throw rethrow(t);
@@ -149,10 +181,16 @@ public final class NifFunction {
     /** Reads the final result (or exception) and gives the context back. */
     private Term finish(NifCallContext c, int st, Term[] args) {
         boolean cleared = st >= 0 && (st & CLEARED) != 0;
-        if (cleared) st &= ~CLEARED;
+        if (st == (IMM | CLEARED)) {   // the common case of a small/atom result: nothing to decode or clear
+            Term t = c.immediate();
+            c.releaseLocal();
+            return t;
+        }
+        boolean imm = st >= 0 && (st & IMM) != 0;
+        if (st >= 0) st &= ~(CLEARED | IMM);
         try {
             if (st < 0) throw new IllegalStateException("NIF " + this + ": " + (st == -1 ? "bad argument encoding" : "unencodable result"));
-            Term t = NifCodec.decode(c.output());
+            Term t = imm ? c.immediate() : NifCodec.decodeResult(c.output());
             if (st == 1) {
                 ErlangException e = ErlangException.error(t);
                 // OTP's frame: the NIF itself, with its arguments (also when raised on a dirty thread).

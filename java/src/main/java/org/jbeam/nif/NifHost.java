@@ -4,6 +4,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.jbeam.term.EAtom;
 import org.jbeam.term.EPid;
+import org.jbeam.term.EPort;
 import org.jbeam.term.ERef;
 import org.jbeam.term.Term;
 
@@ -25,8 +26,17 @@ public interface NifHost {
      */
     default boolean monitor(ERef ref, EPid target, Runnable onDown) { return false; }
 
-    /** The pid or port registered under {@code name}, or null (enif_whereis_pid). */
+    /** The pid or port registered under {@code name}, or null (enif_whereis_pid/_port). */
     default Term whereis(EAtom name) { return null; }
+
+    /**
+     * erlang:port_command(Port, Msg) on behalf of {@code caller} (null: the port's owner), for
+     * enif_port_command; false when the port is not open or {@code msg} is not iodata.
+     */
+    default boolean portCommand(EPort port, EPid caller, Term msg) { return false; }
+
+    /** True when {@code port} is open (enif_is_port_alive). */
+    default boolean portAlive(EPort port) { return false; }
 
     /** Removes a monitor made by {@link #monitor}; false when it was not active. */
     default boolean demonitor(ERef ref, EPid target) { return false; }

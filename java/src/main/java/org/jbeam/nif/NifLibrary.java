@@ -26,6 +26,12 @@ public final class NifLibrary {
     /** ErlNifEntry.name, the library's module. */
     public final String entryName;
     public final int major, minor;
+    /**
+     * Its normal (non-dirty) calls may be critical downcalls reading a large binary argument in
+     * place: it imports no erl_nif function that calls back into Java (NifImports; ADR 0006).
+     * {@code -Djbeam.nif.heapCalls=false} turns this off.
+     */
+    final boolean heapCalls;
     /** The library's priv_data slot ({@code void*}), passed to callbacks as {@code void**}. */
     final MemorySegment privp;
     private final MemorySegment handle, entry;
@@ -37,6 +43,7 @@ public final class NifLibrary {
         this.minor = entry.get(ValueLayout.JAVA_INT, ENTRY_MINOR);
         this.entryName = cString(entry.get(ValueLayout.ADDRESS, ENTRY_NAME));
         this.privp = Arena.global().allocate(ValueLayout.ADDRESS);
+        this.heapCalls = !"false".equals(System.getProperty("jbeam.nif.heapCalls")) && NifImports.noUpcalls(path);
         int n = entry.get(ValueLayout.JAVA_INT, ENTRY_NUM_FUNCS);
         MemorySegment funcs = entry.get(ValueLayout.ADDRESS, ENTRY_FUNCS).reinterpret((long) n * FUNC_SIZE);
         List<NifFunction> fs = new ArrayList<>(n);
@@ -85,6 +92,9 @@ public final class NifLibrary {
                     + NIF_MAJOR + "." + NIF_MINOR + ").");
         if (!lib.entryName.equals(module))
             throw new NifLoadException("bad_lib", "Library module name '" + lib.entryName + "' does not match calling module '" + module + "'");
+        try (Arena a = Arena.ofConfined()) {   // the owner of the resource types it creates
+            JbeamNif.LIB_MODULE.invokeExact(lib.privp, a.allocateFrom(module));
+        } catch (Throwable t) { throw new AssertionError(t); }
         MemorySegment loadFn = entry.get(ValueLayout.ADDRESS, ENTRY_LOAD);
         if (!loadFn.equals(MemorySegment.NULL)) {
             int r = lib.runCallback(loadFn, loadInfo);
@@ -97,8 +107,7 @@ public final class NifLibrary {
         NifCallContext c = NifCallContext.acquire();
         try {
             c.codec.encode(info);
-            MemorySegment in = c.input();
-            return (int) JbeamNif.CALL_LOAD.invokeExact(c.env, privp, fn, in, (long) c.codec.pos);
+            return (int) JbeamNif.CALL_LOAD.invokeExact(c.env, privp, fn, c.codec.buf, (long) c.codec.pos);
         } catch (Throwable t) {
             throw new AssertionError(t);
         } finally {

@@ -1,12 +1,10 @@
 package org.jbeam.nif;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.ref.Cleaner;
 import java.lang.ref.WeakReference;
-import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.jbeam.bindings.nif.JbeamNif;
 import org.jbeam.term.EAtom;
@@ -15,48 +13,76 @@ import org.jbeam.term.ERef;
 /**
  * Resource terms on the Java side. A native resource (enif_make_resource) becomes an
  * {@link ERef} (OTP prints resources as references too); the same native object always maps to
- * the same live ERef. Each such ERef holds one native reference (enif_keep_resource), released by
- * a {@link Cleaner} once the ERef is unreachable, so the destructor runs when neither Java nor
- * native code holds the resource.
+ * the same live ERef. Each such ERef holds one native reference, released by a {@link Cleaner}
+ * once the ERef is unreachable, so the destructor runs when neither Java nor native code holds
+ * the resource.
+ *
+ * <p>The ERef's id lives in the native resource itself ({@code jb_resource.java_id}), so turning
+ * a returned resource into its term needs no search by pointer; the one table, by id, is what
+ * lets an ERef (or a term equal to it) cross back as its pointer.
  */
 public final class NifResources {
     private NifResources() {}
 
     /** Third id word of resource refs, telling them apart from the runtime's refs. */
     static final int TAG = 0x4E4946;
+    /** offsetof(jb_resource, java_id) (nif_internal.h). */
+    private static final long JAVA_ID = 32;
     private static final Cleaner CLEANER = Cleaner.create();
-    private static final AtomicLong NEXT = new AtomicLong(1);
-    private static final ConcurrentHashMap<Long, WeakReference<ERef>> BY_PTR = new ConcurrentHashMap<>();
-    private static final Map<ERef, Long> PTRS = new WeakHashMap<>();
+    private static final Object LOCK = new Object();
+    private static long next = 1;
 
-    /** The ERef for a native resource pointer, creating (and keeping the resource) if needed. */
-    static ERef term(long ptr) {
-        synchronized (PTRS) {
-            WeakReference<ERef> w = BY_PTR.get(ptr);
-            ERef r = w == null ? null : w.get();
-            if (r != null) return r;
-            long n = NEXT.getAndIncrement();
-            r = new ERef(EAtom.NONODE, 0, new int[] {(int) (n & 0x3FFFF), (int) (n >>> 18), TAG});
-            keep(ptr);
-            WeakReference<ERef> ref = new WeakReference<>(r);
-            BY_PTR.put(ptr, ref);
-            PTRS.put(r, ptr);
+    private record Entry(long ptr, WeakReference<ERef> ref) {}
+
+    private static final ConcurrentHashMap<Long, Entry> BY_ID = new ConcurrentHashMap<>();
+
+    /**
+     * The ERef for a native resource pointer, creating it if needed. {@code adopted}: the caller
+     * hands over one native reference (a NIF result, see nif_codec.c finish), which a new ERef
+     * keeps and an existing one gives back; otherwise a new ERef takes a reference of its own.
+     */
+    static ERef term(long ptr, boolean adopted) {
+        MemorySegment res = MemorySegment.ofAddress(ptr).reinterpret(JAVA_ID + 8);
+        synchronized (LOCK) {
+            long id = res.get(ValueLayout.JAVA_LONG, JAVA_ID);
+            if (id != 0) {
+                Entry e = BY_ID.get(id);
+                ERef r = e == null ? null : e.ref.get();
+                if (r != null) {
+                    if (adopted) release(ptr);
+                    return r;
+                }
+            }
+            long n = next++;
+            res.set(ValueLayout.JAVA_LONG, JAVA_ID, n);
+            ERef r = new ERef(EAtom.NONODE, 0, new int[] {(int) (n & 0x3FFFF), (int) (n >>> 18), TAG});
+            if (!adopted) keep(ptr);
+            Entry e = new Entry(ptr, new WeakReference<>(r));
+            BY_ID.put(n, e);
             CLEANER.register(r, () -> {
-                synchronized (PTRS) { BY_PTR.remove(ptr, ref); }
+                BY_ID.remove(n, e);
                 release(ptr);
             });
             return r;
         }
     }
 
-    /** The native pointer of a resource term, or 0 when {@code r} is not one. */
-    static long pointer(ERef r) {
+    /**
+     * The native pointer of the live resource {@code r} stands for (itself, or the ERef it is
+     * equal to), or 0 when it is no resource. The live ERef goes into {@code pins}, which the
+     * caller keeps until native code has taken its own reference (its Cleaner cannot run before).
+     */
+    static long pointer(ERef r, java.util.List<Object> pins) {
         if (r.idCount() != 3 || r.id(2) != TAG) return 0;
-        synchronized (PTRS) { Long p = PTRS.get(r); return p == null ? 0 : p; }
+        Entry e = BY_ID.get(((long) r.id(1) << 18) | (r.id(0) & 0x3FFFFL));
+        ERef live = e == null ? null : e.ref.get();
+        if (live == null) return 0;
+        if (pins != null) pins.add(live);
+        return e.ptr;
     }
 
     /** True when {@code r} stands for a live native resource. */
-    public static boolean isResource(ERef r) { return pointer(r) != 0; }
+    public static boolean isResource(ERef r) { return pointer(r, null) != 0; }
 
     private static void keep(long ptr) {
         try { JbeamNif.RESOURCE_KEEP.invokeExact(MemorySegment.ofAddress(ptr)); } catch (Throwable e) { throw new AssertionError(e); }

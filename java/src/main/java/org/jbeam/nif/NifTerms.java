@@ -33,8 +33,10 @@ final class NifTerms {
             byte[] b = etf.reinterpret(len).toArray(ValueLayout.JAVA_BYTE);
             TermDecoder.Result r = TermDecoder.decode(b, 0, b.length, safe != 0, EtfBifs.funResolver);
             NifCodec c = new NifCodec();
-            c.encode(r.term());
-            hand(c.buf, c.pos, flatOut, flatLenOut);
+            try { c.encode(r.term()); } catch (Throwable t) { c.free(); throw t; }
+            long n = c.pos;
+            flatOut.reinterpret(8).set(ValueLayout.ADDRESS, 0, c.detach());   // malloc'd: C frees it
+            flatLenOut.reinterpret(8).set(ValueLayout.JAVA_LONG, 0, n);
             usedOut.reinterpret(8).set(ValueLayout.JAVA_LONG, 0, r.used());
             return 0;
         } catch (Throwable t) { return 1; }
@@ -52,14 +54,31 @@ final class NifTerms {
         try { return org.jbeam.etf.Phash2.phash2(NifCodec.decode(flat.reinterpret(len))); } catch (Throwable t) { return 0; }
     }
 
-    /** 1 and {@code *pidOut} = the registered process's opaque id, or 0. */
-    static int whereis(int atomIx, MemorySegment pidOut) {
+    /** 1 (a process) or 2 (a port) and {@code *idOut} = the registered name's opaque id, or 0. */
+    static int whereis(int atomIx, MemorySegment idOut) {
         try {
             EAtom name = NifAtoms.atom(atomIx);
             Term t = NifUpcalls.host.whereis(name);
-            if (!(t instanceof EPid p)) return 0;
-            pidOut.reinterpret(8).set(ValueLayout.JAVA_LONG, 0, NifOpaque.id(p));
-            return 1;
+            int kind = t instanceof EPid ? 1 : t instanceof org.jbeam.term.EPort ? 2 : 0;
+            if (kind != 0) idOut.reinterpret(8).set(ValueLayout.JAVA_LONG, 0, NifOpaque.id(t));
+            return kind;
+        } catch (Throwable t) { return 0; }
+    }
+
+    /** enif_port_command: 1 when the port took the message. */
+    static int portCommand(long portId, long callerId, MemorySegment flat, long len) {
+        try {
+            Term port = NifOpaque.term(portId);
+            Term caller = callerId == 0 ? null : NifOpaque.term(callerId);
+            return port instanceof org.jbeam.term.EPort p
+                    && NifUpcalls.host.portCommand(p, caller instanceof EPid c ? c : null, NifCodec.decode(flat.reinterpret(len))) ? 1 : 0;
+        } catch (Throwable t) { return 0; }
+    }
+
+    /** enif_is_port_alive. */
+    static int portAlive(long portId) {
+        try {
+            return NifOpaque.term(portId) instanceof org.jbeam.term.EPort p && NifUpcalls.host.portAlive(p) ? 1 : 0;
         } catch (Throwable t) { return 0; }
     }
 }

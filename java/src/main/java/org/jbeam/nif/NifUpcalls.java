@@ -68,6 +68,13 @@ final class NifUpcalls {
                     lookup.findStatic(NifTerms.class, "phash2", MethodType.methodType(long.class, MemorySegment.class, long.class)),
                     FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG), Arena.global());
             JbeamNif.SET_TERM_CALLBACKS.invokeExact(toEtf, fromEtf, whereis, phash2);
+            MemorySegment portCommand = linker.upcallStub(
+                    lookup.findStatic(NifTerms.class, "portCommand", MethodType.methodType(int.class, long.class, long.class, MemorySegment.class, long.class)),
+                    FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG), Arena.global());
+            MemorySegment portAlive = linker.upcallStub(
+                    lookup.findStatic(NifTerms.class, "portAlive", MethodType.methodType(int.class, long.class)),
+                    FunctionDescriptor.of(JAVA_INT, JAVA_LONG), Arena.global());
+            JbeamNif.SET_PORT_CALLBACKS.invokeExact(portCommand, portAlive);
         } catch (Throwable t) { throw new ExceptionInInitializerError(t); }
     }
 

@@ -95,23 +95,51 @@ public final class JbeamNif {
     public static final MethodHandle ENV_FREE = fn("jbeam_env_free", FunctionDescriptor.ofVoid(ADDRESS));
     /** {@code void jbeam_env_clear(ErlNifEnv *)} */
     public static final MethodHandle ENV_CLEAR = fn("jbeam_env_clear", FunctionDescriptor.ofVoid(ADDRESS));
-    /** {@code int jbeam_call(env, void **privp, uint64 self, fptr, int argc, const uint8 *in, size_t inlen, const uint8 **out, size_t *outlen, int mode)} */
-    public static final MethodHandle CALL = fn("jbeam_call", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG,
-            ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, JAVA_INT));
-    /** {@code int jbeam_resume(env, int mode, const uint8 **out, size_t *outlen)}: continues a rescheduled call */
-    public static final MethodHandle RESUME = fn("jbeam_resume", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+    /** {@code int jbeam_call(jb_callctx *cx)}: one NIF call, parameters and results in cx (nif_codec.c) */
+    public static final MethodHandle CALL = fn("jbeam_call", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+    /**
+     * {@code int jbeam_call_heap(jb_callctx *cx, const uint8 *heap, size_t len)}: jbeam_call with one
+     * binary argument read in place from a Java array. A critical downcall with heap access: only
+     * for NIF libraries that cannot call back into Java (the caller checks; ADR 0006).
+     */
+    public static final MethodHandle CALL_HEAP = LINKER.downcallHandle(dlsym(HANDLE, "jbeam_call_heap"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG), Linker.Option.critical(true));
+    /** {@code int jbeam_resume(jb_callctx *cx)}: continues a rescheduled call */
+    public static final MethodHandle RESUME = fn("jbeam_resume", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
     /** {@code int jbeam_call_load(env, void **privp, load_fp, const uint8 *in, size_t inlen)} */
     public static final MethodHandle CALL_LOAD = fn("jbeam_call_load", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
     /** {@code int jbeam_call_upgrade(env, void **privp, void **old_privp, upgrade_fp, const uint8 *in, size_t inlen)} */
     public static final MethodHandle CALL_UPGRADE = fn("jbeam_call_upgrade", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
     /** {@code void jbeam_call_unload(env, void **privp, unload_fp)} */
     public static final MethodHandle CALL_UNLOAD = fn("jbeam_call_unload", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
+    /** {@code void jbeam_lib_module(void **privp, const char *module)}: whose resource types a library creates */
+    public static final MethodHandle LIB_MODULE = fn("jbeam_lib_module", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
     /** {@code void jbeam_set_callbacks(atom_exists, send, make_ref)} */
     public static final MethodHandle SET_CALLBACKS = fn("jbeam_set_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
     /** {@code void jbeam_set_term_callbacks(to_etf, from_etf, whereis, phash2)} */
     public static final MethodHandle SET_TERM_CALLBACKS = fn("jbeam_set_term_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     /** {@code void *jbeam_malloc(size_t)}: buffers handed to C, which frees them */
     public static final MethodHandle MALLOC = fn("jbeam_malloc", FunctionDescriptor.of(ADDRESS, JAVA_LONG));
+    /** libc free, for buffers from {@link #malloc}; critical: it never calls back into Java. */
+    private static final MethodHandle FREE = LINKER.downcallHandle(LIBC.find("free").orElseThrow(),
+            FunctionDescriptor.ofVoid(JAVA_LONG), Linker.Option.critical(false));
+    private static final MethodHandle MALLOC_CRITICAL = LINKER.downcallHandle(LIBC.find("malloc").orElseThrow(),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+
+    /** {@code n} bytes from malloc (C may free them), as a segment with no liveness checks. */
+    public static MemorySegment malloc(long n) {
+        long a;
+        try { a = (long) MALLOC_CRITICAL.invokeExact(Math.max(1, n)); } catch (Throwable t) { throw new AssertionError(t); }
+        if (a == 0) throw new OutOfMemoryError("malloc(" + n + ")");
+        return MemorySegment.ofAddress(a).reinterpret(n);
+    }
+
+    public static void free(MemorySegment m) {
+        try { FREE.invokeExact(m.address()); } catch (Throwable t) { throw new AssertionError(t); }
+    }
+
+    /** {@code void jbeam_set_port_callbacks(port_command, port_alive)} */
+    public static final MethodHandle SET_PORT_CALLBACKS = fn("jbeam_set_port_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
     /** {@code void jbeam_set_monitor_callbacks(monitor, demonitor, demonitor_all)} */
     public static final MethodHandle SET_MONITOR_CALLBACKS = fn("jbeam_set_monitor_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
     /** {@code void jbeam_resource_down(void *res, uint64 pid_id, uint64 mon_id)} */
