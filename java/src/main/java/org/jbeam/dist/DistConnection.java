@@ -68,18 +68,40 @@ final class DistConnection implements DistPort.Receiver {
         return true;
     }
 
-    /** Sends one control message with an optional payload term. */
+    /**
+     * Sends one control message with an optional payload term. Senders on several schedulers combine:
+     * each adds its packet to {@link #out}; whoever finds no write in progress writes everything
+     * queued in one go (one lock, gathering writes), the others return at once. A sender's packets
+     * stay in its order, since it queues them in order.
+     */
     void send(Term control, Term payload) {
         byte[] packet = encode(control, payload);
-        DistPort p = port;
-        if (p == null) {
+        if (port == null) {
             synchronized (this) {
                 if (state == PENDING) { queued.add(packet); return; }
-                p = port;
             }
-            if (p == null) return; // dead: dropped, as erts drops data for a connection that went down
+            if (port == null) return; // dead: dropped, as erts drops data for a connection that went down
         }
-        p.sendPacket(packet);
+        out.add(packet);
+        drainOut();
+    }
+
+    private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> out = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean();
+
+    private void drainOut() {
+        java.util.ArrayList<byte[]> batch = new java.util.ArrayList<>();
+        while (!out.isEmpty() && writing.compareAndSet(false, true)) {
+            try {
+                byte[] b;
+                while (batch.size() < 256 && (b = out.poll()) != null) batch.add(b);
+                DistPort p = port;
+                if (p != null && !batch.isEmpty()) p.sendPackets(batch);
+                batch.clear();
+            } finally {
+                writing.set(false);
+            }
+        }
     }
 
     private static byte[] encode(Term control, Term payload) {

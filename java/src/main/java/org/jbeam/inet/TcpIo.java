@@ -264,12 +264,21 @@ abstract class TcpIo implements IoLoop.Handler {
 
     /** A distribution channel: every complete packet goes to the distribution layer; a close tells it and the owner. */
     private void deliverDist() {
-        int[] f;
-        while ((f = Packet.frame(in, inLen, opts.packet, opts.packetSize, 0, opts.lineDelim)) != null && f[0] >= 0) {
+        // Length-prefixed packets (dist_util sets packet 4) taken in place; the buffer shifts once per
+        // batch, not once per packet (a full read-ahead holds thousands of small messages).
+        int hl = opts.packet == Packet.PB_1 ? 1 : opts.packet == Packet.PB_2 ? 2 : 4, off = 0;
+        while (inLen - off >= hl) {
+            long n = 0;
+            for (int i = 0; i < hl; i++) n = (n << 8) | (in[off + i] & 0xFF);
+            if (inLen - off - hl < n) {
+                if (off == 0 && n + hl > in.length) in = java.util.Arrays.copyOf(in, (int) Math.min(Integer.MAX_VALUE - 8, n + hl));
+                break;
+            }
             recvCnt++;
-            dist.packet(in, f[0], f[1] - f[0]);
-            consume(f[1]);
+            dist.packet(in, off + hl, (int) n);
+            off += hl + (int) n;
         }
+        if (off > 0) consume(off);
         if (readEof && !closeReported) {
             closeReported = true;
             inLen = 0;
@@ -400,13 +409,23 @@ abstract class TcpIo implements IoLoop.Handler {
 
     /** Frames and queues one packet, then writes what the socket takes now. */
     private Term enqueue(byte[] data) {
+        if (!queue(data)) return ETuple.of(ERROR, EAtom.of("emsgsize"));
+        return flushNow();
+    }
+
+    /** Frames one packet onto the output queue; false if it is too big for the packet header. */
+    private boolean queue(byte[] data) {
         byte[] h = Packet.header(opts.packet, data.length);
-        if (h == null) return ETuple.of(ERROR, EAtom.of("emsgsize"));
+        if (h == null) return false;
         if (h.length > 0) outQ.add(ByteBuffer.wrap(h));
         outQ.add(ByteBuffer.wrap(data));
         outBytes += h.length + data.length;
         sendCnt++;
         sendMax = Math.max(sendMax, data.length);
+        return true;
+    }
+
+    private Term flushNow() {
         try {
             flush();
         } catch (IOException e) {
@@ -421,6 +440,13 @@ abstract class TcpIo implements IoLoop.Handler {
     public synchronized boolean sendPacket(byte[] data) {
         if (!connected || closedDone || writeShut || shutWrPending || port.isClosed()) return false;
         return enqueue(data) == EAtom.OK;
+    }
+
+    /** Several distribution packets in one go: queued, then written with as few (gathering) writes as the socket takes. */
+    public synchronized boolean sendPackets(java.util.List<byte[]> packets) {
+        if (!connected || closedDone || writeShut || shutWrPending || port.isClosed()) return false;
+        for (byte[] p : packets) if (!queue(p)) return false;
+        return flushNow() == EAtom.OK;
     }
 
     public void closeDist() { vm.ports.exit(port, EAtom.KILLED); }
@@ -460,13 +486,23 @@ abstract class TcpIo implements IoLoop.Handler {
     }
 
     void flush() throws IOException {
+        // A header and its packet, or a burst of queued sends, go out in one gathering write (writev).
+        ByteBuffer[] batch = null;
         while (!outQ.isEmpty() && ch != null && ch.isOpen()) {
-            ByteBuffer b = outQ.peek();
-            int n = ch.write(b);
+            long n;
+            if (outQ.size() == 1) {
+                n = ch.write(outQ.peek());
+            } else {
+                int k = Math.min(outQ.size(), 64);
+                if (batch == null || batch.length < k) batch = new ByteBuffer[k];
+                int i = 0;
+                for (ByteBuffer b : outQ) { if (i == k) break; batch[i++] = b; }
+                n = ch.write(batch, 0, k);
+            }
             outBytes -= n;
             sendOct += n;
-            if (b.hasRemaining()) break;
-            outQ.poll();
+            while (!outQ.isEmpty() && !outQ.peek().hasRemaining()) outQ.poll();
+            if (!outQ.isEmpty() && outQ.peek().position() > 0 || n == 0) break; // the socket is full
         }
         if (outBytes <= LOW_WATERMARK && !waitingSenders.isEmpty()) releaseSenders(EAtom.OK);
         if (outQ.isEmpty()) {

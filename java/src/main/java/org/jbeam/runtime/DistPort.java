@@ -20,6 +20,9 @@ public interface DistPort {
     /** Queues one packet (framed as the port's packet option says); false if the socket is closed. */
     boolean sendPacket(byte[] data);
 
+    /** Queues several packets in order with one lock and as few writes as possible. */
+    boolean sendPackets(java.util.List<byte[]> packets);
+
     /** disconnect_node/1: the port exits with reason killed (its owner, linked, goes with it). */
     void closeDist();
 
