@@ -117,7 +117,9 @@ public final class FileIo {
         final long offset;     // -1: at the file position
         final long want;
         final int initial;
-        byte[] out;            // allocated with the first data
+        /** Bytes per step: the native buffer's size. */
+        final int step;
+        byte[] out;            // allocated with the first step
         int got;
 
         Read(FileHandle h, long offset, long want, int initial, Reply reply) {
@@ -125,12 +127,13 @@ public final class FileIo {
             this.offset = offset;
             this.want = want;
             this.initial = initial;
-            this.buf = NativeBuffers.take((int) Math.min(Math.max(initial, 4096), NativeBuffers.MAX));
+            this.step = (int) Math.min(Math.max(initial, 4096), NativeBuffers.MAX);
         }
 
-        private int chunk() { return (int) Math.min(want - got, buf.seg().byteSize()); }
+        private int chunk() { return (int) Math.min(want - got, step); }
 
         @Override void next() {
+            if (buf == null) buf = NativeBuffers.take(step);
             MemorySegment s = buf.seg().asSlice(0, chunk());
             if (offset < 0) ring.read(0, h.fd, s, this); else ring.pread(0, h.fd, s, offset + got, this);
             submit();
@@ -138,30 +141,45 @@ public final class FileIo {
 
         @Override boolean fast() {
             if (!NOWAIT) return false;
+            boolean heap = LibcFiles.hasHeapRead();
             while (true) {
-                long res = LibcFiles.preadv2(h.fd, buf.seg(), chunk(), offset < 0 ? -1 : offset + got, LibcFiles.RWF_NOWAIT);
+                int n = chunk();
+                long pos = offset < 0 ? -1 : offset + got, res;
+                if (heap) {
+                    room(n);
+                    res = LibcFiles.preadv2Heap(h.fd, out, got, n, pos, LibcFiles.RWF_NOWAIT);
+                    if (res > 0) got += (int) res;
+                } else {
+                    if (buf == null) buf = NativeBuffers.take(step);
+                    res = LibcFiles.preadv2(h.fd, buf.seg(), n, pos, LibcFiles.RWF_NOWAIT);
+                    if (res > 0) take((int) res);
+                }
                 if (res < 0) {
                     if (got == 0) return false;
                     next();                     // the rest (or the error) from the ring
                     return true;
                 }
-                if (take((int) res)) { finish(result()); return true; }
+                if (res == 0 || got >= want) { finish(result()); return true; }
             }
         }
 
-        /** Appends {@code res} bytes from the buffer; true when the read is complete (size reached or eof). */
-        private boolean take(int res) {
-            if (res == 0) return true;
-            if (out == null) out = res >= want ? HeapBytes.exact(res) : new byte[Math.max(initial, res)];
-            else if (got + res > out.length) out = Arrays.copyOf(out, (int) Math.min(want, Math.max(got + res, 2L * out.length)));
+        /** Makes room in {@code out} for {@code n} more bytes. */
+        private void room(int n) {
+            if (out == null) out = new byte[Math.max(initial, n)];
+            else if (got + n > out.length) out = Arrays.copyOf(out, (int) Math.min(want, Math.max(got + n, 2L * out.length)));
+        }
+
+        /** Appends {@code res} bytes from the native buffer. */
+        private void take(int res) {
+            room(res);
             MemorySegment.copy(buf.seg(), ValueLayout.JAVA_BYTE, 0, out, got, res);
             got += res;
-            return got >= want;
         }
 
         @Override Term step(int res) {
             if (res < 0) return error(res);
-            if (take(res)) return result();
+            if (res > 0) take(res);
+            if (res == 0 || got >= want) return result();
             next();
             return null;
         }

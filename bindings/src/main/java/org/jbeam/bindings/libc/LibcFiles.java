@@ -92,6 +92,43 @@ public final class LibcFiles {
         } catch (Throwable t) { throw rethrow(t); }
     }
 
+    /**
+     * libjbeam_native's {@code jbeam_preadv2} (native/jbeam_native.c) as a critical downcall, so
+     * the kernel copies straight into a Java array; null when the library is not there (then
+     * {@link #preadv2} into native memory plus a copy). Found like libjbeam_nif: in
+     * {@code -Djbeam.nativeDir}, else {@code $JBEAM_HOME/target/native}.
+     */
+    private static final MethodHandle PREADV2_HEAP = heapPreadv2();
+
+    private static MethodHandle heapPreadv2() {
+        if ("false".equals(System.getProperty("jbeam.io.heapread"))) return null;
+        String dir = System.getProperty("jbeam.nativeDir");
+        if (dir == null) dir = (System.getenv("JBEAM_HOME") != null ? System.getenv("JBEAM_HOME") : ".") + "/target/native";
+        java.nio.file.Path p = java.nio.file.Path.of(dir, "native", "libjbeam_native.so");   // CMake's layout
+        if (!java.nio.file.Files.exists(p)) p = java.nio.file.Path.of(dir, "libjbeam_native.so");
+        if (!java.nio.file.Files.exists(p)) return null;
+        try {
+            MemorySegment sym = java.lang.foreign.SymbolLookup.libraryLookup(p, Arena.global()).find("jbeam_preadv2").orElse(null);
+            return sym == null ? null : LINKER.downcallHandle(sym,
+                    FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT), Linker.Option.critical(true));
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /** Whether {@link #preadv2Heap} is available. */
+    public static boolean hasHeapRead() { return PREADV2_HEAP != null; }
+
+    /**
+     * {@code preadv2} into {@code a[off..off+n)} itself. Only with {@code RWF_NOWAIT}: the call
+     * is critical (the GC waits for it), which is harmless only because it cannot block.
+     */
+    public static long preadv2Heap(int fd, byte[] a, int off, int n, long offset, int flags) {
+        try {
+            return (long) PREADV2_HEAP.invokeExact(fd, MemorySegment.ofArray(a).asSlice(off, n), (long) n, offset, flags);
+        } catch (Throwable t) { throw rethrow(t); }
+    }
+
     public static int ftruncate(int fd, long length) {
         MemorySegment st = STATE.get();
         try { return (int) ret(st, (int) FTRUNCATE.invokeExact(st, fd, length)); } catch (Throwable t) { throw rethrow(t); }
