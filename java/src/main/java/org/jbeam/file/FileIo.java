@@ -227,6 +227,8 @@ public final class FileIo {
     private static final long SLOW_NANOS = Long.getLong("jbeam.io.syncwrite.slow", 2000) * 1000;
     /** nanoTime before which writes avoid the scheduler thread (a recent synchronous write was slow). */
     private static volatile long syncOffUntil = System.nanoTime();
+    /** Synchronous writes that tripped the guard (-Djbeam.io.stats prints it). */
+    public static final java.util.concurrent.atomic.LongAdder SLOW_WRITES = new java.util.concurrent.atomic.LongAdder();
     /** Heap writes are critical downcalls (no copy, but the GC waits for them): -Djbeam.io.heapwrite. */
     private static final boolean HEAP_WRITE = !"false".equals(System.getProperty("jbeam.io.heapwrite"));
 
@@ -259,7 +261,7 @@ public final class FileIo {
                 if (r > 0) sent = (int) r;
             }
             long t = System.nanoTime();
-            if (t - t0 > SLOW_NANOS) syncOffUntil = t + 1_000_000_000L;
+            if (t - t0 > SLOW_NANOS) { syncOffUntil = t + 1_000_000_000L; SLOW_WRITES.increment(); }
             if (r < 0 && r != -Errno.EINTR && r != -Errno.EAGAIN) { finish(error((int) r)); return true; }
             if (r > 0) written = r;
             if (written == total) { finish(EAtom.OK); return true; }
