@@ -248,7 +248,8 @@ public final class FileIo {
         }
 
         @Override boolean fast() {
-            if (total > SYNC_WRITE || System.nanoTime() - syncOffUntil < 0 || !h.isRegular()) return false;
+            // O_SYNC ([sync] mode) writes wait for the device: always the ring.
+            if (total > SYNC_WRITE || h.has(FileHandle.SYNC) || System.nanoTime() - syncOffUntil < 0 || !h.isRegular()) return false;
             long t0 = System.nanoTime(), r;
             if (HEAP_WRITE && parts.length == 1) {
                 EBitString b = parts[0];
