@@ -146,8 +146,10 @@ public final class FileIo {
                 int n = chunk();
                 long pos = offset < 0 ? -1 : offset + got, res;
                 if (heap) {
-                    room(n);
-                    res = LibcFiles.preadv2Heap(h.fd, out, got, n, pos, LibcFiles.RWF_NOWAIT);
+                    // Fill what the array has room for before growing it: read_file sizes it to the
+                    // file's size + 1, so its final (eof) read must not double it.
+                    if (out == null || got == out.length) room(n);
+                    res = LibcFiles.preadv2Heap(h.fd, out, got, Math.min(n, out.length - got), pos, LibcFiles.RWF_NOWAIT);
                     if (res > 0) got += (int) res;
                 } else {
                     if (buf == null) buf = NativeBuffers.take(step);

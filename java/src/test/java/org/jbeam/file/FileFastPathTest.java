@@ -81,4 +81,23 @@ class FileFastPathTest {
             Files.deleteIfExists(dir);
         }
     }
+
+    /** read_file's array is sized from fstat (size + 1); the final eof read must not grow it. */
+    @Test
+    void readFileFillsItsArrayWithoutGrowingIt() throws Exception {
+        Path dir = Files.createTempDirectory("fast");
+        Path f = dir.resolve("f");
+        try {
+            byte[] data = new byte[300_000];
+            for (int i = 0; i < data.length; i++) data[i] = (byte) (i % 253);
+            Files.write(f, data);
+            org.jbeam.term.Term r = new PrimFileShim("/").nif("read_file_nif", org.jbeam.term.EBitString.ofLatin1(f + "\0"));
+            org.jbeam.term.EBitString b = (org.jbeam.term.EBitString) ((org.jbeam.term.ETuple) r).get(1);
+            assertArrayEquals(data, b.toByteArray());
+            assertEquals(data.length + 1, b.array().length);
+        } finally {
+            Files.deleteIfExists(f);
+            Files.deleteIfExists(dir);
+        }
+    }
 }
