@@ -39,6 +39,11 @@ public final class ErtsInternalBifs implements BifModule {
         t.bif3("erlang", "trace", (p, a, b, c) -> ESmall.ZERO);
         t.bif2("erlang", "trace_info", (p, a, b) -> ETuple.of(b, EAtom.FALSE));
         t.bif1("erlang", "iolist_to_iovec", (p, x) -> {
+            // A binary, or a list of one, is its own iovec (binaries are immutable; erts also
+            // references rather than copies them): prim_file:write/2 calls this on every write.
+            Term only = x instanceof ECons c && c.tail == ENil.NIL ? c.head : x;
+            if (only instanceof EBitString ob && ob.isBinaryAligned())
+                return ob.byteSize() == 0 ? ENil.NIL : only == x ? ECons.of(ob) : x;
             byte[] b = org.jbeam.runtime.IoData.toBytes(x);
             return b.length == 0 ? ENil.NIL : ECons.of(EBitString.of(b));
         });

@@ -189,7 +189,8 @@ public final class PrimFileBifs implements BifModule {
             PARKED = new java.util.concurrent.atomic.LongAdder();
     static {
         if (STATS) java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() ->
-                System.err.println("prim_file ring ops: " + DONE_IN_NIF.sum() + " completed before parking, " + PARKED.sum() + " parked")));
+                System.err.println("prim_file ring ops: " + DONE_IN_NIF.sum() + " completed before parking, " + PARKED.sum() + " parked, "
+                        + FileIo.SLOW_WRITES.sum() + " slow synchronous writes")));
     }
 
     @FunctionalInterface

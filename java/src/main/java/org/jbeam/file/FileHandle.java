@@ -86,6 +86,19 @@ public final class FileHandle {
 
     public boolean has(int mode) { return (modes & mode) != 0; }
 
+    /** 0: not yet known, 1: a regular file, 2: anything else (fstat on first ask; the type cannot change). */
+    private volatile int kind;
+
+    /** Whether the descriptor is a regular file (the write fast path only writes those on the scheduler). */
+    public boolean isRegular() {
+        int k = kind;
+        if (k == 0) {
+            long[] st = org.jbeam.bindings.libc.LibcFiles.fstat(fd, new int[1]);
+            kind = k = st != null && (st[0] & 0170000) == 0100000 ? 1 : 2;
+        }
+        return k == 1;
+    }
+
     public synchronized boolean isClosed() { return closed; }
 
     /** Starts a ring operation: false when the handle is already closed. */

@@ -5,6 +5,9 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.Arrays;
 
+import org.jbeam.bindings.libc.Errno;
+import org.jbeam.bindings.libc.Libc;
+import org.jbeam.bindings.libc.LibcFiles;
 import org.jbeam.io.CompletionRing;
 import org.jbeam.io.PosixErrors;
 import org.jbeam.io.SharedRing;
@@ -47,12 +50,18 @@ public final class FileIo {
         /** Submits the next step (from the NIF or from a completion). */
         abstract void next();
 
-        /** Stages the first step; the NIF submits it ({@link #submitAndSpin}). */
+        /**
+         * Stages the first step; the NIF submits it ({@link #submitAndSpin}). An operation that
+         * {@link #fast} completes on the calling thread stages nothing.
+         */
         final void start() {
             first = true;
-            try { next(); } catch (RuntimeException e) { finish(error(-org.jbeam.bindings.libc.Errno.EIO)); }
+            try { if (!fast()) next(); } catch (RuntimeException e) { finish(error(-org.jbeam.bindings.libc.Errno.EIO)); }
             first = false;
         }
+
+        /** The synchronous page-cache path, if the operation has one: true when it finished the operation. */
+        boolean fast() { return false; }
 
         private boolean first;
 
@@ -95,36 +104,86 @@ public final class FileIo {
 
     // ---- read / pread / read_file ----
 
+    /**
+     * -Djbeam.io.nowait (default true): reads first try {@code preadv2(RWF_NOWAIT)} on the NIF's
+     * thread. Data in the page cache is copied at once, with no ring submission, completion or
+     * park (ADR 0012); anything that would wait for the disk (or a pipe writer) fails with EAGAIN
+     * and goes to the ring as before. Errors also go to the ring, which repeats the read and
+     * reports the errno the blocking read gives.
+     */
+    static final boolean NOWAIT = !"false".equals(System.getProperty("jbeam.io.nowait"));
+
     private static class Read extends Op {
         final long offset;     // -1: at the file position
         final long want;
-        byte[] out;
+        final int initial;
+        /** Bytes per step: the native buffer's size. */
+        final int step;
+        byte[] out;            // allocated with the first step
         int got;
 
         Read(FileHandle h, long offset, long want, int initial, Reply reply) {
             super(h, reply);
             this.offset = offset;
             this.want = want;
-            this.out = new byte[initial];
-            this.buf = NativeBuffers.take((int) Math.min(Math.max(initial, 4096), NativeBuffers.MAX));
+            this.initial = initial;
+            this.step = (int) Math.min(Math.max(initial, 4096), NativeBuffers.MAX);
         }
 
+        private int chunk() { return (int) Math.min(want - got, step); }
+
         @Override void next() {
-            int chunk = (int) Math.min(want - got, buf.seg().byteSize());
-            MemorySegment s = buf.seg().asSlice(0, chunk);
+            if (buf == null) buf = NativeBuffers.take(step);
+            MemorySegment s = buf.seg().asSlice(0, chunk());
             if (offset < 0) ring.read(0, h.fd, s, this); else ring.pread(0, h.fd, s, offset + got, this);
             submit();
         }
 
+        @Override boolean fast() {
+            if (!NOWAIT) return false;
+            boolean heap = LibcFiles.hasHeapRead();
+            while (true) {
+                int n = chunk();
+                long pos = offset < 0 ? -1 : offset + got, res;
+                if (heap) {
+                    // Fill what the array has room for before growing it: read_file sizes it to the
+                    // file's size + 1, so its final (eof) read must not double it.
+                    if (out == null || got == out.length) room(n);
+                    res = LibcFiles.preadv2Heap(h.fd, out, got, Math.min(n, out.length - got), pos, LibcFiles.RWF_NOWAIT);
+                    if (res > 0) got += (int) res;
+                } else {
+                    if (buf == null) buf = NativeBuffers.take(step);
+                    res = LibcFiles.preadv2(h.fd, buf.seg(), n, pos, LibcFiles.RWF_NOWAIT);
+                    if (res > 0) take((int) res);
+                }
+                if (res < 0) {
+                    if (got == 0) return false;
+                    next();                     // the rest (or the error) from the ring
+                    return true;
+                }
+                if (res == 0 || got >= want) { finish(result()); return true; }
+            }
+        }
+
+        /** Makes room in {@code out} for {@code n} more bytes. */
+        private void room(int n) {
+            if (out == null) out = new byte[Math.max(initial, n)];
+            else if (got + n > out.length) out = Arrays.copyOf(out, (int) Math.min(want, Math.max(got + n, 2L * out.length)));
+        }
+
+        /** Appends {@code res} bytes from the native buffer. */
+        private void take(int res) {
+            room(res);
+            MemorySegment.copy(buf.seg(), ValueLayout.JAVA_BYTE, 0, out, got, res);
+            got += res;
+        }
+
         @Override Term step(int res) {
             if (res < 0) return error(res);
-            if (res > 0) {
-                if (got + res > out.length) out = Arrays.copyOf(out, (int) Math.min(want, Math.max(got + res, 2L * out.length)));
-                MemorySegment.copy(buf.seg(), ValueLayout.JAVA_BYTE, 0, out, got, res);
-                got += res;
-                if (got < want) { next(); return null; }
-            }
-            return result();
+            if (res > 0) take(res);
+            if (res == 0 || got >= want) return result();
+            next();
+            return null;
         }
 
         Term result() {
@@ -157,9 +216,28 @@ public final class FileIo {
 
     // ---- write / pwrite ----
 
+    /**
+     * -Djbeam.io.syncwrite (bytes, default 65536; 0 disables): a write of at most this many bytes
+     * to a regular file is done by write(2)/pwrite(2) on the NIF's thread instead of the ring.
+     * ext4 here has no non-blocking buffered write (RWF_NOWAIT: EOPNOTSUPP), so io_uring hands
+     * every such write to an io-wq kernel thread, and that hop and the wake-up back cost more than
+     * the copy into the page cache itself (ADR 0012). A write that takes longer than
+     * -Djbeam.io.syncwrite.slow µs (default 2000: dirty-page throttling, journal waits) turns the
+     * path off for a second, during which writes go to the ring again.
+     */
+    static final int SYNC_WRITE = Math.min(Integer.getInteger("jbeam.io.syncwrite", 65536), NativeBuffers.MAX);
+    private static final long SLOW_NANOS = Long.getLong("jbeam.io.syncwrite.slow", 2000) * 1000;
+    /** nanoTime before which writes avoid the scheduler thread (a recent synchronous write was slow). */
+    private static volatile long syncOffUntil = System.nanoTime();
+    /** Synchronous writes that tripped the guard (-Djbeam.io.stats prints it). */
+    public static final java.util.concurrent.atomic.LongAdder SLOW_WRITES = new java.util.concurrent.atomic.LongAdder();
+    /** Heap writes are critical downcalls (no copy, but the GC waits for them): -Djbeam.io.heapwrite. */
+    private static final boolean HEAP_WRITE = !"false".equals(System.getProperty("jbeam.io.heapwrite"));
+
     private static final class Write extends Op {
         final long offset;     // -1: at the file position (or the end, with O_APPEND)
         final EBitString[] parts;
+        final long total;
         int part, partOff;     // next byte to copy into the buffer
         int filled, sent;      // buffer bytes staged / already written
         long written;
@@ -168,7 +246,30 @@ public final class FileIo {
             super(h, reply);
             this.offset = offset;
             this.parts = parts;
-            this.buf = NativeBuffers.take((int) Math.min(total, NativeBuffers.MAX));
+            this.total = total;
+        }
+
+        @Override boolean fast() {
+            // O_SYNC ([sync] mode) writes wait for the device: always the ring.
+            if (total > SYNC_WRITE || h.has(FileHandle.SYNC) || System.nanoTime() - syncOffUntil < 0 || !h.isRegular()) return false;
+            long t0 = System.nanoTime(), r;
+            if (HEAP_WRITE && parts.length == 1) {
+                EBitString b = parts[0];
+                r = LibcFiles.writeHeap(h.fd, b.array(), b.arrayOffset(), b.byteSize(), offset);
+                if (r > 0) { partOff = (int) r; if (partOff == b.byteSize()) { part = 1; partOff = 0; } }
+            } else {
+                buf = NativeBuffers.take((int) total);
+                fill();
+                r = offset < 0 ? Libc.write(h.fd, buf.seg(), filled) : Libc.pwrite(h.fd, buf.seg(), filled, offset);
+                if (r > 0) sent = (int) r;
+            }
+            long t = System.nanoTime();
+            if (t - t0 > SLOW_NANOS) { syncOffUntil = t + 1_000_000_000L; SLOW_WRITES.increment(); }
+            if (r < 0 && r != -Errno.EINTR && r != -Errno.EAGAIN) { finish(error((int) r)); return true; }
+            if (r > 0) written = r;
+            if (written == total) { finish(EAtom.OK); return true; }
+            next();                             // a short write: the rest on the ring
+            return true;
         }
 
         /** Copies the next parts into the buffer (binaries are immutable: safe from any thread). */
@@ -187,6 +288,7 @@ public final class FileIo {
         }
 
         @Override void next() {
+            if (buf == null) buf = NativeBuffers.take((int) Math.min(total - written, NativeBuffers.MAX));
             if (sent == filled) fill();
             MemorySegment s = buf.seg().asSlice(sent, filled - sent);
             if (offset < 0) ring.write(0, h.fd, s, this); else ring.pwrite(0, h.fd, s, offset + written, this);

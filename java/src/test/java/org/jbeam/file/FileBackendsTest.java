@@ -52,6 +52,12 @@ class FileBackendsTest {
         return l;
     }
 
+    /**
+     * The thread-pool backend with the synchronous page-cache paths off (-Djbeam.io.nowait,
+     * -Djbeam.io.syncwrite, ADR 0012), so every read and write of the programs goes through the pool.
+     */
+    private static final String THREADS = "-Djbeam.io=threads -Djbeam.io.nowait=false -Djbeam.io.syncwrite=0";
+
     private static List<String> backends() {
         return IoUringRing.unavailableReason() == null ? List.of("threads", "uring") : List.of("threads");
     }
@@ -67,7 +73,7 @@ class FileBackendsTest {
             String mod = b.getFileName().toString().replace(".beam", "");
             return DynamicTest.dynamicTest(mod, () -> {
                 String[] args = {"-run", mod, "main", "-s", "erlang", "halt"};
-                Out expected = run(cmd("erl", args), null), actual = run(cmd(JBEAM, args), "-Djbeam.io=threads");
+                Out expected = run(cmd("erl", args), null), actual = run(cmd(JBEAM, args), THREADS);
                 assertEquals(expected.stdout(), actual.stdout(), mod + " on the threads backend: stdout differs from erl");
                 assertEquals(expected.status(), actual.status(), mod + ": exit status differs from erl");
             });
@@ -99,6 +105,32 @@ class FileBackendsTest {
             }
             Out erl = run(cmd("erl", "-eval", "file_fd_leak:fifo_kill(\"" + fifo + "\"), halt()."), null);
             assertEquals("held 1 released 0\n", erl.stdout(), "erl itself");
+        } finally {
+            Files.deleteIfExists(fifo);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    /**
+     * Reads from a FIFO (no page cache: the non-blocking read finds nothing, or part of what the
+     * read needs, and the ring waits for the rest) answer as on erl, with the fast paths on
+     * (default) and off, on both backends.
+     */
+    @Test
+    void fifoReadsMatchErlWithAndWithoutTheFastPaths() throws Exception {
+        Path dir = Files.createTempDirectory("fifo");
+        Path fifo = dir.resolve("f");
+        try {
+            Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+            assertEquals(0, mk.waitFor());
+            String[] q = {"-eval", "file_fastpath:fifo(\"" + fifo + "\"), halt()."};
+            Out erl = run(cmd("erl", q), null);
+            assertEquals("fifo: {ok,<<\"1234567890\">>} {ok,<<\"abcz\">>} {ok,<<\"!\">>}\n", erl.stdout(), "erl itself");
+            for (String backend : backends())
+                for (String fast : List.of("", " -Djbeam.io.nowait=false -Djbeam.io.syncwrite=0")) {
+                    Out o = run(cmd(JBEAM, q), "-Djbeam.io=" + backend + fast);
+                    assertEquals(erl.stdout(), o.stdout(), backend + fast + ": " + o.stderr());
+                }
         } finally {
             Files.deleteIfExists(fifo);
             Files.deleteIfExists(dir);
