@@ -99,11 +99,10 @@ final class SystemInfo {
         Term more = SystemInfoMore.statistics(p, a.name);
         if (more != null) return more;
         return switch (a.name) {
-            case "runtime" -> {
-                long cpu = ManagementFactory.getRuntimeMXBean().getUptime();
-                yield ETuple.of(ESmall.of(cpu), ESmall.ZERO);
-            }
-            case "wall_clock" -> ETuple.of(ESmall.of(upMs), ESmall.ZERO);
+            // As erts: CPU time (user + system) of the whole VM process, not uptime; the second
+            // element is the change since the previous call (VM-wide, like erts).
+            case "runtime" -> sinceLast(p.vm.lastRuntimeMs, processCpuMs());
+            case "wall_clock" -> sinceLast(p.vm.lastWallClockMs, upMs);
             case "reductions", "exact_reductions" -> ETuple.of(ESmall.of(p.reductionsDone), ESmall.ZERO);
             case "run_queue" -> ESmall.of(p.vm.scheduler.runQueueLength());
             case "total_run_queue_lengths", "total_run_queue_lengths_all", "total_active_tasks", "total_active_tasks_all" -> ESmall.ZERO;
@@ -112,5 +111,22 @@ final class SystemInfo {
             case "io" -> ETuple.of(ETuple.of(EAtom.of("input"), ESmall.ZERO), ETuple.of(EAtom.of("output"), ESmall.ZERO));
             default -> throw ErlangException.badarg();
         };
+    }
+
+    private static Term sinceLast(java.util.concurrent.atomic.AtomicLong last, long now) {
+        long before = last.getAndAccumulate(now, Math::max);
+        return ETuple.of(ESmall.of(now), ESmall.of(Math.max(0, now - before)));
+    }
+
+    private static long processCpuMs() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            long ns = os.getProcessCpuTime();
+            if (ns >= 0) return ns / 1_000_000;
+        }
+        // No process CPU clock on this platform: the CPU time of all live threads is the next best.
+        var threads = ManagementFactory.getThreadMXBean();
+        long ns = 0;
+        for (long id : threads.getAllThreadIds()) ns += Math.max(0, threads.getThreadCpuTime(id));
+        return ns / 1_000_000;
     }
 }

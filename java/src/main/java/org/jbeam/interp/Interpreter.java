@@ -307,7 +307,9 @@ public final class Interpreter {
 
     /** Term order {@code a < b} with the small-integer case inline. */
     static boolean less(Term a, Term b) {
-        return a instanceof ESmall s && b instanceof ESmall t ? s.value < t.value : TermOrder.compare(a, b) < 0;
+        if (a instanceof ESmall s && b instanceof ESmall t) return s.value < t.value;
+        if (a instanceof EFloat f && b instanceof EFloat g) return f.value < g.value; // finite, no NaN
+        return TermOrder.compare(a, b) < 0;
     }
 
     /** A BIF instruction's general path: call the BIF, take the fail label or store the result. */

@@ -11,8 +11,10 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
  * Scheduler — fairness across every core. N OS threads ({@code +S N}), each with its own run
  * queues per priority (max, high, normal, low; JCTools lock-free queues). A process made runnable
  * by a scheduler thread goes to that thread's queue (locality); one woken from elsewhere goes
- * round-robin. An idle thread steals from the others before it parks; a wake-up unparks a parked
- * thread, re-checking after announcing itself asleep so no wake-up is lost.
+ * round-robin. An idle thread steals from the others (not the one process a busy thread will run
+ * next), spins briefly, then parks, re-checking after announcing itself asleep so no wake-up is
+ * lost. A wake-up by a scheduler thread unparks a sleeper only if, at the end of the waker's slice,
+ * its queue holds a backlog (ADR 0003).
  *
  * <p>Priorities as OTP: max and high run before normal and low; low runs once per
  * {@link #LOW_EVERY} normal picks so it never starves.
@@ -22,6 +24,12 @@ public final class Scheduler {
     static final int MAX = 0, HIGH = 1, NORMAL = 2, LOW = 3;
     static final int LOW_EVERY = 8;
     static final long PARK_NANOS = 50_000_000L;
+    /** How long an idle worker polls for work before it parks (see ADR 0003). */
+    static final long SPIN_NANOS = Long.getLong("jbeam.sched.spinNanos", 10_000L);
+    /** The old stealing rule: take even the one process a busy worker will run next. */
+    static final boolean STEAL_SINGLE = Boolean.getBoolean("jbeam.sched.stealSingle");
+    /** Whether a worker defers waking a sleeper until its slice ends (see {@link #settleWake}). */
+    static final boolean DEFER_WAKE = Boolean.parseBoolean(System.getProperty("jbeam.sched.deferWake", "true"));
     private static final java.lang.invoke.VarHandle SLEEPING;
     static {
         try {
@@ -45,6 +53,10 @@ public final class Scheduler {
         @SuppressWarnings("unchecked")
         final MpmcUnboundedXaddArrayQueue<ErlProcess>[] queues = new MpmcUnboundedXaddArrayQueue[4];
         volatile boolean sleeping;
+        /** Running a slice (its queued process will be run by it soon; see {@link #stealable}). */
+        volatile boolean running;
+        /** A process this thread made runnable while a worker slept; see {@link #settleWake}. */
+        boolean wakePending;
         int normalPicks;
 
         Worker(int id) {
@@ -70,14 +82,24 @@ public final class Scheduler {
             return false;
         }
 
+        int queued() {
+            int n = 0;
+            for (var q : queues) n += q.size();
+            return n;
+        }
+
         void loop() {
             current.set(this);
             Interpreter interp = new Interpreter(vm, id);
             while (!stopping) {
                 ErlProcess p = pollOwn();
                 if (p == null) p = steal(this);
+                if (p == null && SPIN_NANOS > 0) p = spin(this);
                 if (p == null) { park(this); continue; }
+                running = true;
                 runSlice(interp, p);
+                settleWake(this);
+                running = false;
             }
         }
     }
@@ -116,15 +138,54 @@ public final class Scheduler {
 
     /**
      * Makes {@code p} (already RUNNABLE) eligible to run: on the current scheduler thread's own
-     * queue (locality), else round-robin; then a sleeping worker, if any, is woken so it can
-     * steal. (Waking only on a backlog measured slower on a loaded machine: the woken worker keeps
-     * a second thread runnable when the OS preempts the first; see ADR 0003.)
+     * queue (locality), else round-robin. A wake-up from outside the schedulers wakes a sleeping
+     * worker at once; one from a scheduler thread is settled when its slice ends
+     * ({@link #settleWake}), see ADR 0003.
      */
     void enqueue(ErlProcess p) {
-        Worker target = current.get();
-        if (target == null) target = workers[Math.floorMod(roundRobin.getAndIncrement(), workers.length)];
+        Worker self = current.get();
+        Worker target = self != null ? self : outsideTarget();
         target.queues[priorityIndex(p.priority)].offer(p);
-        if (sleepers.get() > 0) wakeOne(target);
+        if (sleepers.get() > 0) {
+            if (self != null && DEFER_WAKE) self.wakePending = true;
+            else wakeOne(target);
+        }
+    }
+
+    /**
+     * Where a wake-up from outside the schedulers goes: a sleeping worker's queue if there is one
+     * (it is woken and runs it at once; a busy worker's single queued process is not stolen),
+     * else round-robin.
+     */
+    private Worker outsideTarget() {
+        if (sleepers.get() > 0) for (Worker w : workers) if (w.sleeping) return w;
+        return workers[Math.floorMod(roundRobin.getAndIncrement(), workers.length)];
+    }
+
+    /**
+     * After a slice: a process made runnable during it waits in this worker's queue. If it is
+     * the only one, this thread runs it next and waking a sleeper would only hand it to another
+     * thread (a futex wake, then the reply wakes us back: the call/reply ping-pong of
+     * gen_server:call). With more queued, a sleeper is woken to steal. Deciding here rather than
+     * at the send keeps the sender's thread from being the only runnable one while the sender
+     * computes on: the latency added is at most the rest of the sender's slice.
+     */
+    private void settleWake(Worker w) {
+        if (!w.wakePending) return;
+        w.wakePending = false;
+        if (w.queued() > 1 && sleepers.get() > 0) wakeOne(w);
+    }
+
+    /** Polls for work up to SPIN_NANOS before parking, so a wake-up arriving soon needs no unpark. */
+    private ErlProcess spin(Worker w) {
+        long deadline = System.nanoTime() + SPIN_NANOS;
+        do {
+            Thread.onSpinWait();
+            ErlProcess p = w.pollOwn();
+            if (p == null) p = steal(w);
+            if (p != null) return p;
+        } while (System.nanoTime() < deadline && !stopping);
+        return null;
     }
 
     /** Unparks one sleeping worker (the preferred one if it sleeps); each sleeper is unparked once. */
@@ -143,6 +204,7 @@ public final class Scheduler {
         for (int prio = 0; prio < 4; prio++) {
             for (int k = 1; k < workers.length; k++) {
                 Worker victim = workers[(self.id - 1 + k) % workers.length];
+                if (!stealable(victim, victim.queues[prio])) continue;
                 ErlProcess p = victim.queues[prio].poll();
                 if (p != null) return p;
             }
@@ -150,13 +212,31 @@ public final class Scheduler {
         return null;
     }
 
+    /**
+     * A busy worker keeps the one process waiting in a queue: it runs it when its current slice
+     * ends, and taking it would move a call/reply partner to another thread (cache misses, and
+     * the reply then wakes it back across). A backlog, or any work of an idle worker, is taken.
+     */
+    private static boolean stealable(Worker victim, MpmcUnboundedXaddArrayQueue<ErlProcess> q) {
+        if (STEAL_SINGLE || !victim.running) return !q.isEmpty();
+        return q.size() > 1;
+    }
+
+    private boolean anyStealable(Worker self) {
+        if (self.hasWork()) return true;
+        for (Worker o : workers) {
+            if (o == self) continue;
+            for (var q : o.queues) if (stealable(o, q)) return true;
+        }
+        return false;
+    }
+
     private void park(Worker w) {
         w.sleeping = true;
         sleepers.incrementAndGet();
         try {
             // Re-check after announcing: an enqueue that did not see us asleep put work somewhere.
-            boolean work = false;
-            for (Worker o : workers) if (o.hasWork()) { work = true; break; }
+            boolean work = anyStealable(w);
             // The timeout is only a safety net: every enqueue wakes a sleeper.
             if (!work && !stopping) LockSupport.parkNanos(PARK_NANOS);
         } finally {
