@@ -26,8 +26,11 @@ public final class Scheduler {
     static final long PARK_NANOS = 50_000_000L;
     /** How long an idle worker polls for work before it parks (see ADR 0003). */
     static final long SPIN_NANOS = Long.getLong("jbeam.sched.spinNanos", 10_000L);
-    /** The old stealing rule: take even the one process a busy worker will run next. */
-    static final boolean STEAL_SINGLE = Boolean.getBoolean("jbeam.sched.stealSingle");
+    /**
+     * Take even the one process a busy worker will run next (the default again: with the stricter rule
+     * inet_tcp_lazy saw a freshly spawned process not run for 50 ms; see ADR 0003).
+     */
+    static final boolean STEAL_SINGLE = Boolean.parseBoolean(System.getProperty("jbeam.sched.stealSingle", "true"));
     /** Whether a worker defers waking a sleeper until its slice ends (see {@link #settleWake}). */
     static final boolean DEFER_WAKE = Boolean.parseBoolean(System.getProperty("jbeam.sched.deferWake", "true"));
     private static final java.lang.invoke.VarHandle SLEEPING;
