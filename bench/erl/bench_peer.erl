@@ -10,9 +10,10 @@ node() ->
 
 wait(Peer, 0) -> error({peer_down, Peer});
 wait(Peer, N) ->
-    case net_adm:ping(Peer) of
-        pong -> ok;
-        pang -> timer:sleep(100), wait(Peer, N - 1)
+    %% Reachable is not enough: the peer may still be booting (its code path not set up yet).
+    case net_adm:ping(Peer) =:= pong andalso rpc:call(Peer, code, ensure_loaded, [?MODULE]) of
+        {module, ?MODULE} -> ok;
+        _ -> timer:sleep(100), wait(Peer, N - 1)
     end.
 
 echo() ->
