@@ -74,13 +74,13 @@ public final class ErlangProcessBifs implements BifModule {
         t.bif2(E, "group_leader", (p, gl, pid) -> {
             if (!(gl instanceof EPid g) || !(pid instanceof EPid target)) throw ErlangException.badarg();
             if (target.node != p.vm.nodeName) { p.vm.dist.groupLeader(g, target); return EAtom.TRUE; }
-            if (!((target.process instanceof ErlProcess q ? q : p.vm.resolve(target)) instanceof ErlProcess tp)) throw ErlangException.badarg();
+            if (!(p.vm.resolve(target) instanceof ErlProcess tp)) throw ErlangException.badarg();
             tp.groupLeader = g;
             return EAtom.TRUE;
         });
         t.bif1(E, "is_process_alive", (p, pid) -> {
             if (!(pid instanceof EPid x) || x.node != p.vm.nodeName) throw ErlangException.badarg();
-            return EAtom.of((x.process instanceof ErlProcess q ? q : p.vm.resolve(x)) instanceof ErlProcess q && q.isAlive());
+            return EAtom.of(p.vm.resolve(x) instanceof ErlProcess q && q.isAlive());
         });
         t.bif0(E, "processes", p -> {
             java.util.List<Term> l = new java.util.ArrayList<>();
@@ -196,7 +196,7 @@ public final class ErlangProcessBifs implements BifModule {
             p.vm.linkRemote(pid, p.pid);
             return EAtom.TRUE;
         }
-        ErlProcess other = pid.process instanceof ErlProcess q ? q : p.vm.resolve(pid);
+        ErlProcess other = p.vm.resolve(pid);
         boolean alive;
         if (other == null) alive = false;
         else synchronized (other) {
@@ -222,7 +222,7 @@ public final class ErlangProcessBifs implements BifModule {
         synchronized (p) { had = p.links.remove(pid); }
         if (pid.node != p.vm.nodeName) {
             if (had) p.vm.unlinkRemote(pid, p.pid);
-        } else if ((pid.process instanceof ErlProcess q ? q : p.vm.resolve(pid)) instanceof ErlProcess other) {
+        } else if (p.vm.resolve(pid) instanceof ErlProcess other) {
             synchronized (other) { other.links.remove(p.pid); }
         }
         return EAtom.TRUE;
@@ -248,7 +248,7 @@ public final class ErlangProcessBifs implements BifModule {
         } else throw ErlangException.badarg();
         if (p.pid.equals(target)) return ref; // monitoring oneself creates no monitor, as in OTP
         ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target, name, false);
-        ErlProcess other = target == null ? null : target.process instanceof ErlProcess q ? q : p.vm.resolve(target);
+        ErlProcess other = target == null ? null : p.vm.resolve(target);
         boolean alive = false;
         if (other != null) synchronized (other) {
             alive = other.isAlive();

@@ -104,6 +104,19 @@ final class DistConnection implements DistPort.Receiver {
         }
     }
 
+    /** An exit signal: EXIT/EXIT2, or their PAYLOAD_ forms (reason as payload) when the peer has EXIT_PAYLOAD. */
+    void sendExit(boolean linked, EPid from, EPid to, Term reason) {
+        if (has(Distribution.EXIT_PAYLOAD))
+            send(ETuple.of(ESmall.of(linked ? DistOps.PAYLOAD_EXIT : DistOps.PAYLOAD_EXIT2), from, to), reason);
+        else send(ETuple.of(ESmall.of(linked ? DistOps.EXIT : DistOps.EXIT2), from, to, reason), null);
+    }
+
+    /** A monitor fired: MONITOR_P_EXIT, or PAYLOAD_MONITOR_P_EXIT when the peer has EXIT_PAYLOAD. */
+    void sendMonitorExit(Term fromProc, EPid watcher, ERef ref, Term reason) {
+        if (has(Distribution.EXIT_PAYLOAD)) send(ETuple.of(ESmall.of(DistOps.PAYLOAD_MONITOR_P_EXIT), fromProc, watcher, ref), reason);
+        else send(ETuple.of(ESmall.of(DistOps.MONITOR_P_EXIT), fromProc, watcher, ref, reason), null);
+    }
+
     private static byte[] encode(Term control, Term payload) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(64);
         out.write(DistOps.PASS_THROUGH);

@@ -87,9 +87,7 @@ final class DistDispatch {
         }
         if (!alive) {
             // A link to a process that is gone: the linker gets exit noproc, as erts answers.
-            boolean payload = c.has(Distribution.EXIT_PAYLOAD);
-            if (payload) c.send(ETuple.of(ESmall.of(DistOps.PAYLOAD_EXIT), to, from), EAtom.NOPROC);
-            else c.send(ETuple.of(ESmall.of(DistOps.EXIT), to, from, EAtom.NOPROC), null);
+            c.sendExit(true, to, from, EAtom.NOPROC);
         }
     }
 
@@ -104,10 +102,7 @@ final class DistDispatch {
             Term name = target instanceof EAtom n ? ETuple.of(n, vm.thisNode) : p.pid;
             if (alive) p.monitoredBy.put(ref, new ErlProcess.Monitor(ref, watcher, p.pid, name, false));
         }
-        if (!alive) {
-            if (c.has(Distribution.EXIT_PAYLOAD)) c.send(ETuple.of(ESmall.of(DistOps.PAYLOAD_MONITOR_P_EXIT), target, watcher, ref), EAtom.NOPROC);
-            else c.send(ETuple.of(ESmall.of(DistOps.MONITOR_P_EXIT), target, watcher, ref, EAtom.NOPROC), null);
-        }
+        if (!alive) c.sendMonitorExit(target, watcher, ref, EAtom.NOPROC);
     }
 
     /** A monitor this node's process holds on a remote process fired. */

@@ -114,7 +114,7 @@ public final class Distribution {
     }
 
     /** The connection to {@code node} for sending, asking net_kernel to set one up if there is none. */
-    private DistConnection connection(EAtom node) {
+    DistConnection connection(EAtom node) {
         if (!alive() || node == vm.thisNode) return null;
         DistConnection c = conns.get(node);
         if (c != null && !c.isDead()) return c;
@@ -228,12 +228,7 @@ public final class Distribution {
         DistConnection c = connection(to.node);
         if (c == null) { unreachable(to, s); return; }
         switch (s) {
-            case Signals.Exit e when e.from() instanceof EPid from -> {
-                boolean payload = c.has(EXIT_PAYLOAD);
-                int op = e.linked() ? (payload ? DistOps.PAYLOAD_EXIT : DistOps.EXIT) : (payload ? DistOps.PAYLOAD_EXIT2 : DistOps.EXIT2);
-                if (payload) c.send(ETuple.of(ESmall.of(op), from, to), e.reason());
-                else c.send(ETuple.of(ESmall.of(op), from, to, e.reason()), null);
-            }
+            case Signals.Exit e when e.from() instanceof EPid from -> c.sendExit(e.linked(), from, to, e.reason());
             case Signals.Link l -> c.send(ETuple.of(ESmall.of(DistOps.LINK), l.from(), to), null);
             case Signals.Unlink u -> {
                 if (c.has(UNLINK_ID)) c.send(ETuple.of(ESmall.of(DistOps.UNLINK_ID), EInteger.of(unlinkIds.getAndIncrement()), u.from(), to), null);
@@ -241,8 +236,7 @@ public final class Distribution {
             }
             case Signals.Down d when d.message() instanceof ETuple m && m.arity() == 5 -> {
                 Term obj = m.get(3) instanceof ETuple named && named.arity() == 2 ? named.get(0) : m.get(3);
-                if (c.has(EXIT_PAYLOAD)) c.send(ETuple.of(ESmall.of(DistOps.PAYLOAD_MONITOR_P_EXIT), obj, to, d.ref()), m.get(4));
-                else c.send(ETuple.of(ESmall.of(DistOps.MONITOR_P_EXIT), obj, to, d.ref(), m.get(4)), null);
+                c.sendMonitorExit(obj, to, d.ref(), m.get(4));
             }
             default -> { }
         }
@@ -273,6 +267,4 @@ public final class Distribution {
             default -> { }
         }
     }
-
-    DistConnection connectionForSpawn(EAtom node) { return connection(node); }
 }

@@ -43,7 +43,7 @@ final class SpawnRequests {
         }
         ERef id = d.vm.makeRef();
         Request r = new Request(id, p.pid, node, tag, reply, link, monitor);
-        DistConnection c = d.connectionForSpawn(node);
+        DistConnection c = d.connection(node);
         if (c == null) {
             if (reply == YES || reply == ERROR_ONLY) d.vm.sendTo(p.pid, ETuple.of(tag, id, EAtom.ERROR, Distribution.NOCONNECTION));
         } else {

@@ -178,15 +178,10 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         if (!recvs.isEmpty()) return ETuple.of(TcpIo.ERROR, EAtom.of("ealready"));
         if (bound) {
             try {
-                buf.clear().limit(bufferSize());
-                InetSocketAddress from = (InetSocketAddress) ch.receive(buf);
-                if (from != null) {
-                    buf.flip();
-                    byte[] data = new byte[buf.remaining()];
-                    buf.get(data);
-                    recvCnt++;
-                    recvMax = Math.max(recvMax, data.length);
-                    recvOct += data.length;
+                Datagram d = receiveOne();
+                if (d != null) {
+                    InetSocketAddress from = d.from();
+                    byte[] data = d.data();
                     Term payload = opts.binary ? EBitString.of(data) : bytes(data, 0, data.length, ENil.NIL);
                     return ETuple.of(EAtom.OK, ETuple.of(ipTuple(from), ESmall.of(from.getPort()), payload));
                 }
@@ -262,17 +257,26 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
     /** Receives queued datagrams (non-blocking) while a recv waits or the socket is active. */
     private void readAvailable() throws IOException {
         while (ch != null && !closed && bound && wanted()) {
-            buf.clear().limit(bufferSize());
-            InetSocketAddress from = (InetSocketAddress) ch.receive(buf);
-            if (from == null) return;
-            buf.flip();
-            byte[] data = new byte[buf.remaining()];
-            buf.get(data);
-            recvCnt++;
-            recvMax = Math.max(recvMax, data.length);
-            recvOct += data.length;
-            deliver(from, data);
+            Datagram d = receiveOne();
+            if (d == null) return;
+            deliver(d.from(), d.data());
         }
+    }
+
+    private record Datagram(InetSocketAddress from, byte[] data) {}
+
+    /** One queued datagram (non-blocking), counted in the socket's statistics; null if none is queued. */
+    private Datagram receiveOne() throws IOException {
+        buf.clear().limit(bufferSize());
+        InetSocketAddress from = (InetSocketAddress) ch.receive(buf);
+        if (from == null) return null;
+        buf.flip();
+        byte[] data = new byte[buf.remaining()];
+        buf.get(data);
+        recvCnt++;
+        recvMax = Math.max(recvMax, data.length);
+        recvOct += data.length;
+        return new Datagram(from, data);
     }
 
     private void deliver(InetSocketAddress from, byte[] data) {

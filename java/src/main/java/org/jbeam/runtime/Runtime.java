@@ -114,10 +114,12 @@ public final class Runtime {
     }
 
     /**
-     * The live process behind a local pid that did not come from spawn (binary_to_term,
-     * list_to_pid, a distribution message): looked up by number; null if it is gone.
+     * The live process behind a local pid: the one the pid object points at, or, for a pid that did
+     * not come from spawn (binary_to_term, list_to_pid, a distribution message), looked up by number;
+     * null if it is gone or not on this node.
      */
     public ErlProcess resolve(EPid pid) {
+        if (pid.process instanceof ErlProcess p) return p;
         if (pid.node != nodeName) return null;
         ErlProcess p = processes.byNumber(pid.number | (pid.serial << 15));
         return p != null && p.pid.equals(pid) ? p : null;
