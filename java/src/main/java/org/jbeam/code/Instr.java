@@ -24,6 +24,11 @@ public final class Instr {
     public ReturnAddr ret;
     /** Location index into the module's line table (0 = none). */
     public int line;
+    /**
+     * Interpreted executions of this local call, counted up to the bytecode tier's call threshold
+     * and then left alone (so a hot call site stops writing a shared cache line). ADR 0008.
+     */
+    public int hits;
 
     public Instr(int op) { this.op = op; }
 

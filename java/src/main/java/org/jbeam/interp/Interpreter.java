@@ -141,21 +141,25 @@ public final class Interpreter {
                     case Ops.MOVE_XY_XX_CALL -> { pin();
                         stk[sp - 1 - in.d] = x[in.a]; x[in.c] = x[in.b];
                         push(in.ret);
+                        if (in.hits < JitSupport.CALL_THRESHOLD) countLocalCall(in, in.e);
                         if (--reds <= 0) return suspend(in.e, in.f, YIELDED);
                         pc = in.e;
                     }
                     case MOVE -> { pin(); put(in.d, get(in.a)); }
                     case CALL -> { pin();
                         push(in.ret);
+                        if (in.hits < JitSupport.CALL_THRESHOLD) countLocalCall(in, in.b);
                         if (--reds <= 0) return suspend(in.b, in.a, YIELDED);
                         pc = in.b;
                     }
                     case CALL_LAST -> { pin();
                         sp -= in.c;
+                        if (in.hits < JitSupport.CALL_THRESHOLD) countLocalCall(in, in.b);
                         if (--reds <= 0) return suspend(in.b, in.a, YIELDED);
                         pc = in.b;
                     }
                     case CALL_ONLY -> { pin();
+                        if (in.hits < JitSupport.CALL_THRESHOLD) countLocalCall(in, in.b);
                         if (--reds <= 0) return suspend(in.b, in.a, YIELDED);
                         pc = in.b;
                     }
@@ -362,6 +366,15 @@ public final class Interpreter {
     // ---- calls ----
 
     /** Call through an export; {@code ret} null means a tail call. Returns the next pc. */
+    /**
+     * Counts an interpreted local call. Message-passing loops wait instead of being preempted, so
+     * preemption samples never see them; a call site reaching the threshold compiles its callee
+     * (ADR 0008). Past the threshold the caller stops counting.
+     */
+    private void countLocalCall(Instr in, int target) {
+        if (++in.hits == JitSupport.CALL_THRESHOLD && JitSupport.ENABLED) JitSupport.hot(mod, target);
+    }
+
     int callExport(Export e, int arity, ReturnAddr ret, int pc) {
         BifTable.Entry b = e.bif;
         if (b != null) {
