@@ -27,7 +27,28 @@ final class SlowOps {
         return a instanceof ESmall s && b instanceof ESmall t ? s.value == t.value : TermOrder.eq(a, b);
     }
 
+    /**
+     * {@code -Djbeam.slowops.stats=true}: counts the instructions that reach this method (from the
+     * interpreter and from compiled code) and prints the most frequent at exit, to show which
+     * ones deserve a fast path.
+     */
+    static final java.util.concurrent.atomic.AtomicLongArray STATS =
+            Boolean.getBoolean("jbeam.slowops.stats") ? statsTable() : null;
+
+    private static java.util.concurrent.atomic.AtomicLongArray statsTable() {
+        var t = new java.util.concurrent.atomic.AtomicLongArray(1024);
+        java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            java.util.List<int[]> rows = new java.util.ArrayList<>();
+            for (int op = 0; op < t.length(); op++) if (t.get(op) > 0) rows.add(new int[] {op});
+            rows.sort((p, q) -> Long.compare(t.get(q[0]), t.get(p[0])));
+            for (int i = 0; i < Math.min(25, rows.size()); i++)
+                System.err.printf("slowops %-28s %,d%n", Ops.name(rows.get(i)[0]), t.get(rows.get(i)[0]));
+        }));
+        return t;
+    }
+
     static int execute(Interpreter it, Instr in, int pc) {
+        if (STATS != null && in.op >= 0 && in.op < STATS.length()) STATS.incrementAndGet(in.op);
         Term[] x = it.x;
         switch (in.op) {
             case Ops.CALL_NATIVE -> { Interpreter.pin();
