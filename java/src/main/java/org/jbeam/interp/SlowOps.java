@@ -96,7 +96,10 @@ final class SlowOps {
             case IF_END -> { Interpreter.pin(); throw ErlangException.error(EAtom.IF_CLAUSE); }
             case FUNC_INFO -> { Interpreter.pin(); throw it.functionClause(in); }
             case CATCH, TRY -> { Interpreter.pin();
-                it.put(in.d, new CatchTag(it.mod, in.a, in.d & Instr.INDEX_MASK));
+                // The tag is the same on every execution: made once per instruction.
+                CatchTag tag = in.o instanceof CatchTag t && t.module == it.mod ? t : null;
+                if (tag == null) in.o = tag = new CatchTag(it.mod, in.a, in.d & Instr.INDEX_MASK);
+                it.put(in.d, tag);
                 it.p.catches++;
             }
             case CATCH_END -> { Interpreter.pin(); it.put(in.d, ENil.NIL); it.p.catches--; Exceptions.catchEnd(it); }

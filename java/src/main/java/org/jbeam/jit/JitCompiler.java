@@ -63,22 +63,21 @@ public final class JitCompiler implements JitSupport.Compiler {
         int[] entries = entries(f, code);
         ClassDesc self = ClassDesc.of("org.jbeam.interp.Jit$" + safe(m.name.name) + "$" + safe(f.name.name) + "$" + f.arity + "$" + SEQ.incrementAndGet());
         byte[] bytes;
-        ClassData data = new ClassData();
-        try {
-            bytes = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(RESOLVER)).build(self, cb -> {
-                cb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SUPER);
-                cb.withSuperclass(CD_CF);
-                cb.withMethodBody("<init>", MethodTypeDesc.of(CD_void, CD_int.arrayType()), ClassFile.ACC_PUBLIC, c -> {
-                    c.aload(0); c.aload(1);
-                    c.invokespecial(CD_CF, INIT_NAME, MethodTypeDesc.of(CD_void, CD_int.arrayType()));
-                    c.return_();
-                });
-                cb.withMethodBody("run", RUN, ClassFile.ACC_PUBLIC, c -> new Body(c, f, code, data).emit());
-            });
-        } catch (IllegalArgumentException e) {
-            return null; // e.g. a branch offset or the method past the class-file limits
+        ClassData data;
+        // One run method when it fits under HotSpot's limit; otherwise the function is split into
+        // chunks of instructions, one method each, behind a small dispatching run (SplitFunction).
+        List<int[]> chunks = new ArrayList<>(List.of(new int[] {f.start, f.end}));
+        while (true) {
+            data = new ClassData();
+            try {
+                bytes = build(self, f, code, chunks, data);
+            } catch (IllegalArgumentException e) {
+                bytes = null; // e.g. past the class-file limits: split further
+            }
+            int over = bytes == null ? 0 : SplitFunction.firstOversized(bytes, chunks.size(), MAX_BYTECODE);
+            if (over < 0) break;
+            if (!SplitFunction.split(chunks, bytes == null ? -1 : over)) return null;
         }
-        if (runLength(bytes) > MAX_BYTECODE) return null;
         String dump = System.getProperty("jbeam.jit.dump");
         if (dump != null) {
             try {
@@ -96,6 +95,28 @@ public final class JitCompiler implements JitSupport.Compiler {
         }
     }
 
+    static byte[] build(ClassDesc self, FuncInfo f, Instr[] code, List<int[]> chunks, ClassData data) {
+        return ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(RESOLVER)).build(self, cb -> {
+            cb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SUPER);
+            cb.withSuperclass(CD_CF);
+            cb.withMethodBody("<init>", MethodTypeDesc.of(CD_void, CD_int.arrayType()), ClassFile.ACC_PUBLIC, c -> {
+                c.aload(0); c.aload(1);
+                c.invokespecial(CD_CF, INIT_NAME, MethodTypeDesc.of(CD_void, CD_int.arrayType()));
+                c.return_();
+            });
+            if (chunks.size() == 1) {
+                cb.withMethodBody("run", RUN, ClassFile.ACC_PUBLIC, c -> new Body(c, f, f.start, f.end, code, data).emit());
+                return;
+            }
+            for (int i = 0; i < chunks.size(); i++) {
+                int[] ch = chunks.get(i);
+                cb.withMethodBody(SplitFunction.chunkName(i), RUN, ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL,
+                        c -> new Body(c, f, ch[0], ch[1], code, data).emit());
+            }
+            cb.withMethodBody("run", RUN, ClassFile.ACC_PUBLIC, c -> SplitFunction.dispatcher(c, self, f, chunks, data));
+        });
+    }
+
     /** The function entry and the instruction after every call (where callees return). */
     static int[] entries(FuncInfo f, Instr[] code) {
         TreeSet<Integer> s = new TreeSet<>();
@@ -105,14 +126,6 @@ public final class JitCompiler implements JitSupport.Compiler {
             if (ra != null && ra.module == f.module && ra.pc > f.start && ra.pc < f.end) s.add(ra.pc);
         }
         return s.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    static int runLength(byte[] bytes) {
-        for (var mm : ClassFile.of().parse(bytes).methods()) {
-            if (mm.methodName().equalsString("run"))
-                return mm.code().map(cm -> ((java.lang.classfile.attribute.CodeAttribute) cm).codeLength()).orElse(0);
-        }
-        return 0;
     }
 
     static String safe(String s) {
@@ -132,19 +145,22 @@ public final class JitCompiler implements JitSupport.Compiler {
         final Label dispatch, leave;
         final Emit e;
         final ClassData data;
+        /** The instructions this method covers: the whole function, or one chunk of a split one. */
+        final int lo, hi;
 
-        Body(CodeBuilder c, FuncInfo f, Instr[] code, ClassData data) {
-            this.c = c; this.f = f; this.code = code; this.data = data;
-            labels = new Label[f.end - f.start];
+        Body(CodeBuilder c, FuncInfo f, int lo, int hi, Instr[] code, ClassData data) {
+            this.c = c; this.f = f; this.code = code; this.data = data; this.lo = lo; this.hi = hi;
+            labels = new Label[hi - lo];
             for (int i = 0; i < labels.length; i++) labels[i] = c.newLabel();
             dispatch = c.newLabel();
             leave = c.newLabel();
             e = new Emit(c, f.module.consts, data);
         }
 
-        Label at(int pc) { return labels[pc - f.start]; }
+        Label at(int pc) { return labels[pc - lo]; }
 
-        boolean inside(int pc) { return pc >= f.start && pc < f.end; }
+        /** A pc this method has a label for (elsewhere: return it to the caller of run). */
+        boolean inside(int pc) { return pc >= lo && pc < hi; }
 
         void emit() {
             c.aload(IT); c.getfield(CD_INTERP, "x", CD_TERMS); c.astore(X);
@@ -159,9 +175,9 @@ public final class JitCompiler implements JitSupport.Compiler {
             data.load(c, f.module, CD_MODULE);
             c.if_acmpne(out);
             List<SwitchCase> cases = new ArrayList<>();
-            for (int pc = f.start; pc < f.end; pc++) cases.add(SwitchCase.of(pc, at(pc)));
+            for (int pc = lo; pc < hi; pc++) cases.add(SwitchCase.of(pc, at(pc)));
             c.iload(PC);
-            c.tableswitch(f.start, f.end - 1, out, cases);
+            c.tableswitch(lo, hi - 1, out, cases);
             c.labelBinding(out);
             c.iload(PC); c.ireturn();
             c.labelBinding(leave);
@@ -169,7 +185,7 @@ public final class JitCompiler implements JitSupport.Compiler {
 
             Label start = c.newLabel(), end = c.newLabel(), handler = c.newLabel();
             c.labelBinding(start);
-            for (int pc = f.start; pc < f.end; pc++) {
+            for (int pc = lo; pc < hi; pc++) {
                 c.labelBinding(at(pc));
                 c.loadConstant(pc); c.istore(CUR);
                 instr(pc, code[pc]);
@@ -270,6 +286,13 @@ public final class JitCompiler implements JitSupport.Compiler {
                     e.put(in.b, () -> c.aload(T1));
                     c.aconst_null(); c.astore(T1);
                 }
+                case CATCH, TRY -> {
+                    // The handler tag is fixed per instruction: a class-data constant, no allocation.
+                    CatchTag tag = new CatchTag(f.module, in.a, in.d & Instr.INDEX_MASK);
+                    e.put(in.d, () -> data.load(c, tag, CD_TERM));
+                    catches(1);
+                }
+                case TRY_END -> { e.put(in.d, () -> c.getstatic(desc("org.jbeam.term.ENil"), "NIL", desc("org.jbeam.term.ENil"))); catches(-1); }
                 case INIT_YREGS -> { for (int r : (int[]) in.o) e.put(r, () -> c.getstatic(desc("org.jbeam.term.ENil"), "NIL", desc("org.jbeam.term.ENil"))); }
                 case IS_EQ -> { e.get(in.a); e.get(in.b); e.call(CD_SLOW, "eq", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFEQ); }
                 case IS_NE -> { e.get(in.a); e.get(in.b); e.call(CD_SLOW, "eq", CD_boolean, CD_TERM, CD_TERM); branchTo(in.e, Cond.IFNE); }
@@ -407,7 +430,7 @@ public final class JitCompiler implements JitSupport.Compiler {
             e.support("yieldAt", CD_int, CD_INTERP, CD_int, CD_int);
             c.ireturn();
             c.labelBinding(go);
-            if (!inside(target)) {
+            if (target < f.start || target >= f.end) {
                 // Leaving for an interpreted local function: count it towards its compilation.
                 FuncInfo callee = f.module.functionAt(target);
                 if (callee != null) {
@@ -416,6 +439,14 @@ public final class JitCompiler implements JitSupport.Compiler {
                 }
             }
             jump(target);
+        }
+
+        /** {@code it.p.catches += delta} */
+        void catches(int delta) {
+            ClassDesc proc = desc("org.jbeam.runtime.ErlProcess");
+            c.aload(IT); c.getfield(CD_INTERP, "p", proc); c.dup();
+            c.getfield(proc, "catches", CD_int); c.loadConstant(delta); c.iadd();
+            c.putfield(proc, "catches", CD_int);
         }
 
         void doReturn() {
