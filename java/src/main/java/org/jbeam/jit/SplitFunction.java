@@ -25,6 +25,9 @@ final class SplitFunction {
     /** More chunks than this and the function stays interpreted (compile time grows with it). */
     static final int MAX_CHUNKS = 64;
 
+    /** {@code -Djbeam.jit.split=false}: big functions stay interpreted (for measuring). */
+    static final boolean ENABLED = !"false".equals(System.getProperty("jbeam.jit.split"));
+
     static String chunkName(int i) { return "run" + i; }
 
     /**
@@ -51,6 +54,7 @@ final class SplitFunction {
      * no useful split is left.
      */
     static boolean split(List<int[]> chunks, int over) {
+        if (!ENABLED) return false;
         if (chunks.size() == 1) {
             int[] all = chunks.getFirst();
             int n = all[1] - all[0];
