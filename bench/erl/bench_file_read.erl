@@ -3,10 +3,12 @@
 %% group: io
 %% Raw file read: BENCH_FILE_MB MiB (default 256) in 64 KiB chunks through
 %% file:open([raw, binary, read]) + file:read/2. The file is created by the first (warm-up) call
-%% under /tmp, so the timed calls read from the page cache; bench/run deletes it at the end.
+%% in bench_file_write:tmp_dir(), so the timed calls read from the page cache; bench/run deletes it
+%% at the end. Each VM writes and reads its own copy (same size and content, both written by the
+%% same kind of call just before, so both are in the page cache the same way).
 run() ->
     MB = bench_file_write:size_mb(),
-    F = "/tmp/jbeam_bench_file_r." ++ os:getpid(),
+    F = filename:join(bench_file_write:tmp_dir(), "jbeam_bench_file_r." ++ os:getpid()),
     case filelib:file_size(F) of
         Size when Size =:= MB * 1048576 -> ok;
         _ -> create(F, MB * 16)
