@@ -60,8 +60,7 @@ public final class Messaging {
         if (p.timer != null || p.waitingForever) {
             // Re-executed after a message arrived: the timer runs already, and (as in BEAM) the
             // timeout operand need not be live any more.
-            if (!Signals.drain(p)) return RETRY;
-            return p.mailbox.current() != null ? RETRY : WAIT;
+            return drainForWait(p);
         }
         Term t = it.get(operand);
         long ms;
@@ -71,8 +70,19 @@ public final class Messaging {
         if (ms == 0) return TIMED_OUT;
         if (ms < 0) p.waitingForever = true;
         if (ms > 0 && p.timer == null) Signals.startReceiveTimer(p, ms);
+        return drainForWait(p);
+    }
+
+    /**
+     * RETRY only if the drain just before waiting brought new messages (or the timeout): the
+     * receive loop has examined every older one. Testing "a message at the save pointer" instead
+     * spun a receive with no clauses ({@code receive after T}, timer:sleep) — whose loop label is
+     * the wait_timeout itself — on the CPU for all of T whenever an unrelated message was queued.
+     */
+    private static int drainForWait(ErlProcess p) {
+        Object tail = p.mailbox.mark();
         if (!Signals.drain(p)) return RETRY; // exiting: loop_rec notices
-        return p.mailbox.current() != null ? RETRY : WAIT;
+        return p.mailbox.mark() != tail || p.timedOut ? RETRY : WAIT;
     }
 
     static Term reserveMarker(Interpreter it) {

@@ -119,13 +119,17 @@ public final class Ports {
         return id;
     }
 
-    /** driver_exit(Port, 0): the driver terminates its port; the owner (linked) gets exit reason normal. */
-    public void driverExit(Port port) { exit(port, EAtom.NORMAL); }
+    /**
+     * driver_exit(Port, 0): the driver terminates its port with reason normal, and (as erts'
+     * driver_failure_term, which drops normal exits) no linked process hears of it: a trapping
+     * owner of an exit_on_close socket gets {tcp_closed, S} but no {'EXIT', S, normal}.
+     */
+    public void driverExit(Port port) { closeWith(port, EAtom.NORMAL, false); }
 
     /** The port exits with {@code reason}: closed, and the owner (linked) gets the exit signal. */
     public void exit(Port port, Term reason) {
         EPid owner = port.owner;
-        if (!closeWith(port, reason)) return;
+        if (!closeWith(port, reason, true)) return;
         vm.exitSignal(port.id, owner, reason, true);
     }
 
@@ -167,10 +171,10 @@ public final class Ports {
         }
     }
 
-    public void close(Port port) { closeWith(port, EAtom.NORMAL); }
+    public void close(Port port) { closeWith(port, EAtom.NORMAL, true); }
 
     /** Closes the port; processes linked to it besides the owner get {@code reason}. False if it was closed already. */
-    private boolean closeWith(Port port, Term reason) {
+    private boolean closeWith(Port port, Term reason, boolean signalLinks) {
         synchronized (port) {
             if (port.closed) return false;
             port.closed = true;
@@ -187,7 +191,7 @@ public final class Ports {
                 vm.logInternal(e);
             }
         }
-        for (EPid l : port.links) if (!l.equals(port.owner)) vm.exitSignal(port.id, l, reason, true);
+        if (signalLinks) for (EPid l : port.links) if (!l.equals(port.owner)) vm.exitSignal(port.id, l, reason, true);
         port.links.clear();
         return true;
     }

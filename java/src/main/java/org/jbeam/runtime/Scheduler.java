@@ -13,8 +13,8 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
  * by a scheduler thread goes to that thread's queue (locality); one woken from elsewhere goes
  * round-robin. An idle thread steals from the others (not the one process a busy thread will run
  * next), spins briefly, then parks, re-checking after announcing itself asleep so no wake-up is
- * lost. A wake-up by a scheduler thread unparks a sleeper only if, at the end of the waker's slice,
- * its queue holds a backlog (ADR 0003).
+ * lost. A wake-up by a scheduler thread unparks no one at once: at the end of every slice a worker
+ * whose queue holds a backlog wakes a sleeper (ADR 0003, ADR 0019).
  *
  * <p>Priorities as OTP: max and high run before normal and low; low runs once per
  * {@link #LOW_EVERY} normal picks so it never starves.
@@ -31,6 +31,20 @@ public final class Scheduler {
      * inet_tcp_lazy saw a freshly spawned process not run for 50 ms; see ADR 0003).
      */
     static final boolean STEAL_SINGLE = Boolean.parseBoolean(System.getProperty("jbeam.sched.stealSingle", "true"));
+    /**
+     * Whether every slice end (not only one that made a process runnable) wakes a sleeper when this
+     * worker's queue holds a backlog: messages to processes already queued enqueue nothing, so a
+     * worker could otherwise work through hundreds of queued processes alone while another slept
+     * (bench_big; see ADR 0019).
+     */
+    static final boolean SHARE_BACKLOG = Boolean.parseBoolean(System.getProperty("jbeam.sched.shareBacklog", "true"));
+    /**
+     * Chunks each run queue keeps for reuse. JCTools' default (2) makes a producer that enters a
+     * reused chunk spin until the consumer of that slot's previous occupant has cleared it; with
+     * threads descheduled by the OS that spin showed up as 6% of all samples in bench_timers. Without
+     * pooling a full chunk (256 slots) is dropped to the GC instead (see ADR 0019).
+     */
+    static final int POOLED_CHUNKS = Integer.getInteger("jbeam.sched.pooledChunks", 0);
     /** Whether a worker defers waking a sleeper until its slice ends (see {@link #settleWake}). */
     static final boolean DEFER_WAKE = Boolean.parseBoolean(System.getProperty("jbeam.sched.deferWake", "true"));
     private static final java.lang.invoke.VarHandle SLEEPING;
@@ -64,7 +78,7 @@ public final class Scheduler {
 
         Worker(int id) {
             this.id = id;
-            for (int i = 0; i < 4; i++) queues[i] = new MpmcUnboundedXaddArrayQueue<>(256);
+            for (int i = 0; i < 4; i++) queues[i] = new MpmcUnboundedXaddArrayQueue<>(256, POOLED_CHUNKS);
             thread = Thread.ofPlatform().name("jbeam-scheduler-" + id).daemon(true).stackSize(64L << 20).unstarted(this::loop);
         }
 
@@ -171,12 +185,14 @@ public final class Scheduler {
      * thread (a futex wake, then the reply wakes us back: the call/reply ping-pong of
      * gen_server:call). With more queued, a sleeper is woken to steal. Deciding here rather than
      * at the send keeps the sender's thread from being the only runnable one while the sender
-     * computes on: the latency added is at most the rest of the sender's slice.
+     * computes on: the latency added is at most the rest of the sender's slice. A backlog is shared
+     * after any slice, not only one that enqueued (ADR 0019).
      */
     private void settleWake(Worker w) {
-        if (!w.wakePending) return;
+        boolean pending = w.wakePending;
         w.wakePending = false;
-        if (w.queued() > 1 && sleepers.get() > 0) wakeOne(w);
+        if (!pending && !SHARE_BACKLOG) return;
+        if (sleepers.get() > 0 && w.queued() > 1) wakeOne(w);
     }
 
     /** Polls for work up to SPIN_NANOS before parking, so a wake-up arriving soon needs no unpark. */
