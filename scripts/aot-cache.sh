@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 rm -f target/jbeam.aot target/jbeam-runtime.jar
 "$JAVA_HOME/bin/jar" cf target/jbeam-runtime.jar -C target/classes .
-"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xss16m -XX:+UseParallelGC \
+"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xss16m -XX:+UseParallelGC \
   -Djbeam.nativeDir="$here/target/native" -XX:AOTCacheOutput=target/jbeam.aot -Xlog:aot=off -Xlog:cds=off \
   -cp "target/jbeam-runtime.jar:target/lib/*" org.jbeam.cli.Main \
   -noshell -eval 'io:format("~s~n", [io_lib:format("~p", [lists:sort([X * X || X <- lists:seq(1, 1000)])])]), halt().' > /dev/null
