@@ -21,11 +21,20 @@ import org.jbeam.io.PollRing;
  */
 abstract class SockPoll {
     /** A watched socket's driver; called on the poll thread with the ready OP_* bits. */
-    interface Handler { void ready(int readyOps); }
+    interface Handler {
+        void ready(int readyOps);
+        /** Data received by the poll set itself (io_uring receives, see {@link Watch#ownsReads}): as PollRing.Listener.received. */
+        default void received(java.lang.foreign.MemorySegment data, int n) {}
+    }
 
     /** One registered channel. Calls come with the socket's monitor held. */
     abstract static class Watch {
         abstract boolean isValid();
+        /**
+         * True when OP_READ interest means the poll set receives the data itself ({@link Handler#received})
+         * rather than reporting readability: the socket must then not be read by anyone else.
+         */
+        boolean ownsReads() { return false; }
         /** Sets the interest exactly (poll thread). */
         abstract void interest(int ops);
         /** Adds interest bits (any thread; bits are only dropped by the poll thread, see IoLoop.addInterest). */
@@ -162,12 +171,20 @@ abstract class SockPoll {
             ch.configureBlocking(false);
             UringWatch w = new UringWatch();
             w.ops = ops;
-            w.key = ring.register(fdOf(ch), rev -> h.ready(w.readyOps(rev)), mask(ops));
+            // Connected sockets receive through IORING_OP_RECV (-Djbeam.inet.uringRecv=false: poll + read).
+            w.recv = RECV && ch instanceof java.nio.channels.SocketChannel;
+            w.key = ring.register(fdOf(ch), new PollRing.Listener() {
+                @Override public void ready(int rev) { h.ready(w.readyOps(rev)); }
+                @Override public void received(java.lang.foreign.MemorySegment data, int n) { h.received(data, n); }
+            }, w.mask(ops));
+            if (w.recv && (ops & SelectionKey.OP_READ) != 0) w.key.wantRecv(true);
             return w;
         }
         @Override boolean onPollThread() { return ring.onRingThread(); }
         @Override String name() { return "io_uring"; }
     }
+
+    static final boolean RECV = !"false".equals(System.getProperty("jbeam.inet.uringRecv"));
 
     private static int mask(int ops) {
         int m = 0;
@@ -179,6 +196,10 @@ abstract class SockPoll {
     private static final class UringWatch extends Watch {
         PollRing.Key key;
         volatile int ops;
+        boolean recv;
+
+        int mask(int o) { return SockPoll.mask(recv ? o & ~SelectionKey.OP_READ : o); }
+        @Override boolean ownsReads() { return recv; }
 
         /** revents to OP_* bits as NIO translates them: an error or hang-up makes every interest ready. */
         int readyOps(int rev) {
@@ -189,10 +210,18 @@ abstract class SockPoll {
         }
 
         @Override boolean isValid() { return key.isValid(); }
-        @Override void interest(int o) { ops = o; key.want(mask(o)); }
+        @Override void interest(int o) {
+            ops = o;
+            key.want(mask(o));
+            if (recv) key.wantRecv((o & SelectionKey.OP_READ) != 0);
+        }
         @Override void addInterest(int o) {
             int old = ops;
-            if ((old | o) != old) { ops = old | o; key.add(mask(o)); }
+            if ((old | o) != old) {
+                ops = old | o;
+                key.add(mask(o));
+                if (recv && (o & SelectionKey.OP_READ) != 0) key.wantRecv(true);
+            }
         }
         @Override void close(Channel ch, boolean await) {
             key.release(() -> closeQuietly(ch));

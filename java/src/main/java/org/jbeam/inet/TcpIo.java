@@ -184,6 +184,7 @@ abstract class TcpIo implements SockPoll.Handler {
     /** Reads what the socket has (non-blocking) into the receive buffer; notes end of stream. */
     void readAvailable() throws IOException {
         if (ch == null || readEof || closedDone) return;
+        if (key != null && key.ownsReads()) return;   // io_uring receives for this socket: a read here could reorder data
         for (int round = 0; round < 16; round++) {
             if (in.length - inLen < 1024) in = java.util.Arrays.copyOf(in, in.length * 2);
             int room = in.length - inLen;
@@ -196,6 +197,21 @@ abstract class TcpIo implements SockPoll.Handler {
             // level-triggered, so data or a FIN arriving later is reported again).
             if (n < room) return;
         }
+    }
+
+    /** Data (n > 0), end of stream (0) or -errno received by the io_uring poll set, on its thread. */
+    @Override
+    public synchronized void received(java.lang.foreign.MemorySegment data, int n) {
+        if (ch == null || readEof || closedDone) return;
+        if (n > 0) {
+            if (in.length - inLen < n) in = java.util.Arrays.copyOf(in, Math.max(in.length * 2, inLen + n));
+            java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, in, inLen, n);
+            inLen += n;
+            recvOct += n;
+        } else if (n == 0) readEof = true;
+        else ioFailed(null);
+        if (!port.isClosed()) deliver();
+        else updateInterest();
     }
 
     void ioFailed(IOException e) {

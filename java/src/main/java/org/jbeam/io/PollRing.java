@@ -42,10 +42,21 @@ public final class PollRing {
 
     /** Called on the ring thread with the poll's revents (a failed poll reports POLLERR | POLLHUP). */
     @FunctionalInterface
-    public interface Listener { void ready(int revents); }
+    public interface Listener {
+        void ready(int revents);
+        /**
+         * A receive ({@link Key#wantRecv}) completed: {@code n > 0} bytes at the start of {@code data}
+         * (valid only during the call), 0 at end of stream, or -errno.
+         */
+        default void received(MemorySegment data, int n) {}
+    }
 
-    private static final long TAG_SHIFT = 56, TAG_POLL = 0, TAG_WAKE = 1L << TAG_SHIFT, TAG_IGNORE = 2L << TAG_SHIFT;
-    private static final int[] NEEDED_OPS = {IORING_OP_POLL_ADD, IORING_OP_POLL_REMOVE, IORING_OP_READ};
+    private static final long TAG_SHIFT = 56, TAG_POLL = 0, TAG_WAKE = 1L << TAG_SHIFT, TAG_IGNORE = 2L << TAG_SHIFT,
+            TAG_RECV = 3L << TAG_SHIFT;
+    /** Size of a key's receive buffer (off-heap, allocated at the first receive, freed at release). */
+    static final int RECV_BUF = Integer.getInteger("jbeam.inet.recvBuffer", 16 * 1024);
+    private static final int[] NEEDED_OPS = {IORING_OP_POLL_ADD, IORING_OP_POLL_REMOVE, IORING_OP_READ, IORING_OP_RECV,
+            IORING_OP_ASYNC_CANCEL};
 
     private final Arena arena = Arena.ofShared();
     private final MemorySegment ring;
@@ -72,8 +83,11 @@ public final class PollRing {
         volatile Runnable onReleased;
         volatile boolean done;
         // ring thread only
-        int armed, slot = -1, seq;
-        boolean removeSent;
+        int armed, slot = -1, seq, recvSeq;
+        boolean removeSent, recvArmed, recvCancelSent;
+        volatile boolean recvWanted;
+        Arena bufArena;
+        MemorySegment buf;
 
         Key(int fd, Listener l, int wanted) { this.fd = fd; this.listener = l; this.wanted = wanted; }
 
@@ -92,6 +106,17 @@ public final class PollRing {
             if (old == mask) return;
             wanted = mask;
             if ((mask & ~old) != 0 || Thread.currentThread() == thread) enqueue(this);
+        }
+
+        /**
+         * Keeps a receive in flight (IORING_OP_RECV into the key's own buffer) while {@code on}: the data
+         * comes to {@link Listener#received} on the ring thread, without a read(2) of its own. While a
+         * receive may be in flight nobody else may read the socket (the order of the data would break).
+         */
+        public void wantRecv(boolean on) {
+            if (released || recvWanted == on) return;
+            recvWanted = on;
+            if (on || Thread.currentThread() == thread) enqueue(this);
         }
 
         /** Adds bits to the wanted mask (never removes any: see the class comment). */
@@ -218,17 +243,30 @@ public final class PollRing {
     /** Brings the kernel's poll for {@code k} in line with its wanted mask, or its release. */
     private void sync(Key k) {
         if (k.released) {
-            if (k.armed != 0) {
-                if (!k.removeSent) {
-                    MemorySegment s = sqe();
-                    io_uring_prep_poll_remove(s, ud(k));
-                    io_uring_sqe_set_data64(s, TAG_IGNORE);
-                    k.removeSent = true;
-                }
-                return;                          // the poll's completion (-ECANCELED or an event) finishes it
+            if (k.armed != 0 && !k.removeSent) {
+                MemorySegment s = sqe();
+                io_uring_prep_poll_remove(s, ud(k));
+                io_uring_sqe_set_data64(s, TAG_IGNORE);
+                k.removeSent = true;
             }
-            finish(k);
+            if (k.recvArmed && !k.recvCancelSent) {
+                MemorySegment s = sqe();
+                io_uring_prep_cancel64(s, recvUd(k), 0);
+                io_uring_sqe_set_data64(s, TAG_IGNORE);
+                k.recvCancelSent = true;
+            }
+            // the completions (-ECANCELED or a result) of what is still in flight finish it
+            if (k.armed == 0 && !k.recvArmed) finish(k);
             return;
+        }
+        if (k.recvWanted && !k.recvArmed) {
+            if (k.slot < 0) k.slot = allocSlot(k);
+            if (k.buf == null) { k.bufArena = Arena.ofShared(); k.buf = k.bufArena.allocate(RECV_BUF, 64); }
+            k.recvSeq++;
+            MemorySegment s = sqe();
+            io_uring_prep_recv(s, k.fd, k.buf, RECV_BUF, 0);
+            io_uring_sqe_set_data64(s, recvUd(k));
+            k.recvArmed = true;
         }
         int want = k.wanted;
         if (want == 0) return;
@@ -250,6 +288,7 @@ public final class PollRing {
     private void finish(Key k) {
         if (k.done) return;
         if (k.slot >= 0) { keys[k.slot] = null; free[freeTop++] = k.slot; k.slot = -1; }
+        if (k.bufArena != null) { k.bufArena.close(); k.bufArena = null; k.buf = null; }   // no receive in flight now
         k.done = true;
         Runnable r = k.onReleased;
         if (r != null) {
@@ -258,6 +297,7 @@ public final class PollRing {
     }
 
     private static long ud(Key k) { return TAG_POLL | ((long) (k.seq & 0xFFFFFF) << 32) | k.slot; }
+    private static long recvUd(Key k) { return TAG_RECV | ((long) (k.recvSeq & 0xFFFFFF) << 32) | k.slot; }
 
     private int allocSlot(Key k) {
         int s;
@@ -281,6 +321,16 @@ public final class PollRing {
             rings.cqAdvance(1);      // released before dispatch: a listener may arm new polls
             long tag = ud & (0xFFL << TAG_SHIFT);
             if (tag == TAG_WAKE) { wakeArmed = false; continue; }
+            if (tag == TAG_RECV) {
+                Key k = keys[(int) ud];
+                if (k == null || ((ud >>> 32) & 0xFFFFFF) != (k.recvSeq & 0xFFFFFF)) continue;
+                k.recvArmed = false;
+                if (!k.released && res != -Errno.ECANCELED) {
+                    try { k.listener.received(k.buf, res); } catch (RuntimeException e) { e.printStackTrace(); }
+                }
+                sync(k);
+                continue;
+            }
             if (tag != TAG_POLL) continue;
             Key k = keys[(int) ud];
             if (k == null || ((ud >>> 32) & 0xFFFFFF) != (k.seq & 0xFFFFFF)) continue;   // stale
