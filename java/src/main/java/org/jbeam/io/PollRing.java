@@ -126,14 +126,24 @@ public final class PollRing {
         }
 
         /**
-         * Stops watching: removes an armed poll and then runs {@code then} (typically closing the fd) on
-         * the ring thread once no poll of this key is in flight.
+         * Stops watching and runs {@code then} (typically closing the fd) once nothing of this key is in
+         * the kernel: at once on this thread if no poll or receive is in flight (a socket whose reader
+         * was answered from its buffer), else on the ring thread after the removed poll's or cancelled
+         * receive's completion.
          */
         public void release(Runnable then) {
             if (released) return;
-            onReleased = then;
-            released = true;
-            enqueue(this);
+            boolean now;
+            synchronized (this) {     // against the ring thread arming: it checks released under this lock
+                onReleased = then;
+                released = true;
+                now = armed == 0 && !recvArmed;
+                if (now) done = true;
+            }
+            if (now) {
+                then.run();
+                enqueue(this, false);  // the ring thread frees the slot and buffer when it next looks
+            } else enqueue(this, true);
         }
 
         /** True once the release action has run. */
@@ -195,10 +205,12 @@ public final class PollRing {
 
     public boolean onRingThread() { return Thread.currentThread() == thread; }
 
-    private void enqueue(Key k) {
+    private void enqueue(Key k) { enqueue(k, true); }
+
+    private void enqueue(Key k, boolean wake) {
         if (k.queued.getAndSet(true)) return;
         queue.add(k);
-        if (Thread.currentThread() != thread && sleeping.get() && sleeping.compareAndSet(true, false)) Libc.eventfdWrite(wakeFd, 1);
+        if (wake && Thread.currentThread() != thread && sleeping.get() && sleeping.compareAndSet(true, false)) Libc.eventfdWrite(wakeFd, 1);
     }
 
     private void run() {
@@ -242,6 +254,10 @@ public final class PollRing {
 
     /** Brings the kernel's poll for {@code k} in line with its wanted mask, or its release. */
     private void sync(Key k) {
+        synchronized (k) { syncLocked(k); }
+    }
+
+    private void syncLocked(Key k) {
         if (k.released) {
             if (k.armed != 0 && !k.removeSent) {
                 MemorySegment s = sqe();
@@ -286,9 +302,9 @@ public final class PollRing {
     }
 
     private void finish(Key k) {
-        if (k.done) return;
         if (k.slot >= 0) { keys[k.slot] = null; free[freeTop++] = k.slot; k.slot = -1; }
         if (k.bufArena != null) { k.bufArena.close(); k.bufArena = null; k.buf = null; }   // no receive in flight now
+        if (k.done) return;       // released on the caller's thread
         k.done = true;
         Runnable r = k.onReleased;
         if (r != null) {
@@ -324,7 +340,7 @@ public final class PollRing {
             if (tag == TAG_RECV) {
                 Key k = keys[(int) ud];
                 if (k == null || ((ud >>> 32) & 0xFFFFFF) != (k.recvSeq & 0xFFFFFF)) continue;
-                k.recvArmed = false;
+                synchronized (k) { k.recvArmed = false; }
                 if (!k.released && res != -Errno.ECANCELED) {
                     try { k.listener.received(k.buf, res); } catch (RuntimeException e) { e.printStackTrace(); }
                 }
@@ -334,7 +350,7 @@ public final class PollRing {
             if (tag != TAG_POLL) continue;
             Key k = keys[(int) ud];
             if (k == null || ((ud >>> 32) & 0xFFFFFF) != (k.seq & 0xFFFFFF)) continue;   // stale
-            k.armed = 0;
+            synchronized (k) { k.armed = 0; }
             if (!k.released) {
                 int ev = res >= 0 ? res : POLLERR | POLLHUP;
                 if (res != -Errno.ECANCELED) {
