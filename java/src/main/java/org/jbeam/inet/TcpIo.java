@@ -183,8 +183,12 @@ abstract class TcpIo implements SockPoll.Handler {
 
     /** Reads what the socket has (non-blocking) into the receive buffer; notes end of stream. */
     void readAvailable() throws IOException {
-        if (ch == null || readEof || closedDone) return;
         if (key != null && key.ownsReads()) return;   // io_uring receives for this socket: a read here could reorder data
+        readSocket();
+    }
+
+    private void readSocket() throws IOException {
+        if (ch == null || readEof || closedDone) return;
         for (int round = 0; round < 16; round++) {
             if (in.length - inLen < 1024) in = java.util.Arrays.copyOf(in, in.length * 2);
             int room = in.length - inLen;
@@ -208,6 +212,15 @@ abstract class TcpIo implements SockPoll.Handler {
             java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, in, inLen, n);
             inLen += n;
             recvOct += n;
+            // A full buffer: more may be waiting. No receive is in flight during this call (the ring
+            // re-arms after it), so reading the rest here keeps the order and saves ring turns.
+            if (n == data.byteSize() && inLen < READ_AHEAD) {
+                try {
+                    readSocket();
+                } catch (IOException e) {
+                    ioFailed(e);
+                }
+            }
         } else if (n == 0) readEof = true;
         else ioFailed(null);
         if (!port.isClosed()) deliver();

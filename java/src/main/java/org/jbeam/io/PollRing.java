@@ -46,7 +46,8 @@ public final class PollRing {
         void ready(int revents);
         /**
          * A receive ({@link Key#wantRecv}) completed: {@code n > 0} bytes at the start of {@code data}
-         * (valid only during the call), 0 at end of stream, or -errno.
+         * (valid only during the call), 0 at end of stream, or -errno. No receive of the key is in flight
+         * during the call (the next is armed after it returns), so the listener may read the socket itself.
          */
         default void received(MemorySegment data, int n) {}
     }
@@ -54,7 +55,7 @@ public final class PollRing {
     private static final long TAG_SHIFT = 56, TAG_POLL = 0, TAG_WAKE = 1L << TAG_SHIFT, TAG_IGNORE = 2L << TAG_SHIFT,
             TAG_RECV = 3L << TAG_SHIFT;
     /** Size of a key's receive buffer (off-heap, allocated at the first receive, freed at release). */
-    static final int RECV_BUF = Integer.getInteger("jbeam.inet.recvBuffer", 16 * 1024);
+    static final int RECV_BUF = Integer.getInteger("jbeam.inet.recvBuffer", 8 * 1024);
     private static final int[] NEEDED_OPS = {IORING_OP_POLL_ADD, IORING_OP_POLL_REMOVE, IORING_OP_READ, IORING_OP_RECV,
             IORING_OP_ASYNC_CANCEL};
 
