@@ -27,6 +27,8 @@ final class SystemInfo {
             if (k.name.equals("wordsize") && (v.name.equals("internal") || v.name.equals("external"))) return ESmall.of(8);
             // jbeam's own item: the completion ring backend file I/O runs on ("io_uring" | "threads").
             if (k.name.equals("jbeam") && v.name.equals("io_backend")) return EAtom.of(org.jbeam.io.SharedRing.backendName());
+            // ... and the one tcp sockets get readiness from ("io_uring" | "nio"; ADR 0016).
+            if (k.name.equals("jbeam") && v.name.equals("socket_backend")) return EAtom.of(org.jbeam.inet.InetDrivers.socketBackend());
             if (k.name.equals("cpu_topology") && (v.name.equals("defined") || v.name.equals("detected") || v.name.equals("used"))) return EAtom.UNDEFINED;
         }
         if (!(item instanceof EAtom a)) throw ErlangException.badarg();

@@ -16,6 +16,9 @@ public final class InetDrivers {
         };
     }
 
+    /** "io_uring" or "nio": where tcp sockets get readiness from (ADR 0016). */
+    public static String socketBackend() { return SockPoll.backendName(); }
+
     /** open_port({spawn_executable, ".../inet_gethost"}, _): OTP's resolver port program, emulated. */
     public static EPort openProgram(ErlProcess p, String program) {
         if (!program.endsWith("/inet_gethost")) return null;

@@ -120,7 +120,7 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
         srv.setOption(StandardSocketOptions.SO_REUSEADDR, ra != null && InetCodec.i32(ra, 0) != 0);
         srv.bind(a, Math.max(backlog, 1));
         bound = (InetSocketAddress) srv.getLocalAddress();
-        key = IoLoop.get().register(srv, this);
+        key = SockPoll.get().register(srv, this, 0);
         return InetCodec.ok();
     }
 
@@ -220,24 +220,27 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
     }
 
     @Override
-    public synchronized void ready(SelectionKey k) {
+    public synchronized void ready(int ops) {
         if (closedDone && ch == null && srv == null) return;
         try {
-            if (k.isValid() && k.isAcceptable()) doAccept();
-            if (k.isValid() && k.isConnectable() && connectCaller != null) {
+            if (live() && (ops & SelectionKey.OP_ACCEPT) != 0) doAccept();
+            if (live() && (ops & SelectionKey.OP_CONNECT) != 0 && connectCaller != null) {
                 try {
                     if (ch.finishConnect()) connectDone(null);
                 } catch (IOException e) {
                     connectDone(e);
                 }
             }
-            if (k.isValid() && k.isWritable()) flush();
-            if (k.isValid() && k.isReadable()) readReady();
+            if (live() && (ops & SelectionKey.OP_WRITE) != 0) flush();
+            if (live() && (ops & SelectionKey.OP_READ) != 0) readReady();
         } catch (IOException e) {
             ioFailed(e);
         }
         if (!port.isClosed()) deliver();
     }
+
+    /** Still watched: a step of ready() may have closed the socket (its watch is then released). */
+    private boolean live() { return key != null && key.isValid() && !closedDone; }
 
     @Override
     protected int extraInterest() {

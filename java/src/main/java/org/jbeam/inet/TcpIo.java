@@ -22,7 +22,7 @@ import org.jbeam.term.*;
  * send_timeout), shutdown, close detection and statistics. Subclass {@link TcpInet} adds the
  * connection set-up requests. Callers hold this object's monitor.
  */
-abstract class TcpIo implements IoLoop.Handler {
+abstract class TcpIo implements SockPoll.Handler {
     static final EAtom TCP = EAtom.of("tcp"), TCP_CLOSED = EAtom.of("tcp_closed"), TCP_PASSIVE = EAtom.of("tcp_passive"),
             INET_ASYNC = EAtom.of("inet_async"), INET_REPLY = EAtom.of("inet_reply"), ERROR = EAtom.ERROR,
             TIMEOUT = EAtom.of("timeout"), CLOSED = EAtom.of("closed");
@@ -51,7 +51,8 @@ abstract class TcpIo implements IoLoop.Handler {
     int family;
     SocketChannel ch;
     ServerSocketChannel srv;
-    SelectionKey key;
+    /** The socket's place in the poll set (SockPoll: io_uring or the NIO selector); null until readiness is first wanted. */
+    SockPoll.Watch key;
     boolean connected, readEof, closedDone, closeReported, shutWrPending, writeShut, timeoutClosed;
     InetOptions opts = new InetOptions();
     private byte[] in = new byte[1024];
@@ -78,7 +79,7 @@ abstract class TcpIo implements IoLoop.Handler {
     void updateInterest() {
         if (key != null && !key.isValid()) return;
         int ops = extraInterest();
-        IoLoop loop = IoLoop.get();
+        SockPoll loop = SockPoll.get();
         boolean poll = loop.onPollThread();
         if (ch != null && connected && !closedDone) {
             // Read-ahead interest is taken on the poll thread only (free there); a caller thread adds
@@ -100,8 +101,8 @@ abstract class TcpIo implements IoLoop.Handler {
             }
             return;
         }
-        if (poll) loop.interest(key, ops);
-        else loop.addInterest(key, ops);
+        if (poll) key.interest(ops);
+        else key.addInterest(ops);
     }
 
     /** Someone takes data now: a pending passive recv or an active mode. */
@@ -182,6 +183,11 @@ abstract class TcpIo implements IoLoop.Handler {
 
     /** Reads what the socket has (non-blocking) into the receive buffer; notes end of stream. */
     void readAvailable() throws IOException {
+        if (key != null && key.ownsReads()) return;   // io_uring receives for this socket: a read here could reorder data
+        readSocket();
+    }
+
+    private void readSocket() throws IOException {
         if (ch == null || readEof || closedDone) return;
         for (int round = 0; round < 16; round++) {
             if (in.length - inLen < 1024) in = java.util.Arrays.copyOf(in, in.length * 2);
@@ -195,6 +201,30 @@ abstract class TcpIo implements IoLoop.Handler {
             // level-triggered, so data or a FIN arriving later is reported again).
             if (n < room) return;
         }
+    }
+
+    /** Data (n > 0), end of stream (0) or -errno received by the io_uring poll set, on its thread. */
+    @Override
+    public synchronized void received(java.lang.foreign.MemorySegment data, int n) {
+        if (ch == null || readEof || closedDone) return;
+        if (n > 0) {
+            if (in.length - inLen < n) in = java.util.Arrays.copyOf(in, Math.max(in.length * 2, inLen + n));
+            java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, in, inLen, n);
+            inLen += n;
+            recvOct += n;
+            // A full buffer: more may be waiting. No receive is in flight during this call (the ring
+            // re-arms after it), so reading the rest here keeps the order and saves ring turns.
+            if (n == data.byteSize() && inLen < READ_AHEAD) {
+                try {
+                    readSocket();
+                } catch (IOException e) {
+                    ioFailed(e);
+                }
+            }
+        } else if (n == 0) readEof = true;
+        else ioFailed(null);
+        if (!port.isClosed()) deliver();
+        else updateInterest();
     }
 
     void ioFailed(IOException e) {
@@ -542,22 +572,18 @@ abstract class TcpIo implements IoLoop.Handler {
 
     void closeChannel() {
         closedDone = true;
-        if (srv != null && key != null) {
-            // A registered channel's fd is released only when the poll thread deregisters its key; a listen
-            // socket must stop accepting now (a connect right after close must see econnrefused).
-            key.cancel();
-            IoLoop.get().awaitDeregistered(srv);
-        }
-        try {
-            if (ch != null) ch.close();
-            if (srv != null) srv.close();
-        } catch (IOException e) {
-            // closing anyway
-        }
         if (key != null) {
-            key.cancel();
-            IoLoop.get().wakeupSoon();
+            if (!key.isValid()) return;          // released before: the watch closes the channel
+            // The poll set may hold the socket open (io_uring polls keep a file reference; a registered NIO
+            // channel's fd is released when the poll thread drops its key): the watch closes it once
+            // released. A listen socket must stop accepting now (a connect right after close must see
+            // econnrefused), so that close waits.
+            if (ch != null) key.close(ch, false);
+            if (srv != null) key.close(srv, true);
+            return;
         }
+        if (ch != null) SockPoll.closeQuietly(ch);
+        if (srv != null) SockPoll.closeQuietly(srv);
     }
 
     /** The port closed: pending recvs fail, queued output is still written (linger) before the socket closes. */
@@ -570,7 +596,7 @@ abstract class TcpIo implements IoLoop.Handler {
         recvs.clear();
         if (!outQ.isEmpty() && ch != null && ch.isOpen() && !closedDone) {
             IoLoop.get().after(5000, () -> { synchronized (this) { closeChannel(); } });
-            if (key != null && key.isValid()) IoLoop.get().interest(key, SelectionKey.OP_WRITE);
+            if (key != null && key.isValid()) key.interest(SelectionKey.OP_WRITE);
             return;
         }
         closeChannel();

@@ -223,6 +223,30 @@ public final class LibUring {
         IoUringSqe.addr(sqe, userData);
         IoUringSqe.opFlags(sqe, flags);
     }
+    /** {@code sqe->len} flags of IORING_OP_POLL_ADD / POLL_REMOVE (io_uring.h 2.3). */
+    public static final int IORING_POLL_ADD_MULTI = 1, IORING_POLL_UPDATE_EVENTS = 1 << 1,
+            IORING_POLL_UPDATE_USER_DATA = 1 << 2, IORING_POLL_ADD_LEVEL = 1 << 3;
+    /** {@code io_uring_prep_poll_add}: one-shot poll for {@code pollMask} (poll32_events, little-endian). */
+    public static void io_uring_prep_poll_add(MemorySegment sqe, int fd, int pollMask) {
+        io_uring_prep_rw(IORING_OP_POLL_ADD, sqe, fd, 0, 0, 0);
+        IoUringSqe.opFlags(sqe, pollMask);
+    }
+    /** {@code io_uring_prep_poll_multishot}. */
+    public static void io_uring_prep_poll_multishot(MemorySegment sqe, int fd, int pollMask) {
+        io_uring_prep_poll_add(sqe, fd, pollMask);
+        IoUringSqe.len(sqe, IORING_POLL_ADD_MULTI);
+    }
+    /** {@code io_uring_prep_poll_remove}: removes the poll whose user_data is {@code userData}. */
+    public static void io_uring_prep_poll_remove(MemorySegment sqe, long userData) {
+        io_uring_prep_rw(IORING_OP_POLL_REMOVE, sqe, -1, 0, 0, 0);
+        IoUringSqe.addr(sqe, userData);
+    }
+    /** {@code io_uring_prep_poll_update}: changes the mask (and/or user_data) of an armed poll. */
+    public static void io_uring_prep_poll_update(MemorySegment sqe, long oldUserData, long newUserData, int pollMask, int flags) {
+        io_uring_prep_rw(IORING_OP_POLL_REMOVE, sqe, -1, 0, flags, newUserData);
+        IoUringSqe.addr(sqe, oldUserData);
+        IoUringSqe.opFlags(sqe, pollMask);
+    }
     public static void io_uring_sqe_set_data64(MemorySegment sqe, long data) { IoUringSqe.userData(sqe, data); }
     public static void io_uring_sqe_set_flags(MemorySegment sqe, int flags) { IoUringSqe.flags(sqe, flags); }
 }

@@ -1,0 +1,409 @@
+package org.jbeam.io;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.jbeam.bindings.libc.Errno;
+import org.jbeam.bindings.libc.Libc;
+import org.jbeam.bindings.liburing.IoUring;
+import org.jbeam.bindings.liburing.IoUringParams;
+import org.jbeam.bindings.liburing.IoUringProbe;
+import org.jbeam.bindings.liburing.IoUringRings;
+import org.jbeam.bindings.liburing.LibUring;
+
+import static org.jbeam.bindings.liburing.LibUring.*;
+
+/**
+ * Socket readiness on io_uring: the poll set of the inet drivers when io_uring is in use (ADR 0016),
+ * in place of a java.nio Selector (epoll). One daemon thread owns a ring of its own (the file ring's
+ * in-flight budget is sized for short operations; a socket's poll may wait for hours) and is the only
+ * thread that touches the SQ, so the ring is set up SINGLE_ISSUER | DEFER_TASKRUN where the kernel has
+ * them: poll wake-ups are then run as task work only when that thread waits for completions.
+ *
+ * <p>Each watched fd has a {@link Key} with a wanted poll mask. The ring thread keeps at most one
+ * one-shot {@code IORING_OP_POLL_ADD} per key in flight, armed with the wanted mask; the kernel checks
+ * readiness when the poll is armed, so each arm is level-triggered, and the poll is re-armed after its
+ * completion has been dispatched if the key still wants something. Other threads only change the mask
+ * and queue the key; they wake the ring thread (an eventfd on which it always keeps a read in flight)
+ * only when it sleeps. A wanted bit that the armed mask lacks is added with a poll update; a bit no
+ * longer wanted is left armed (dropping it costs an SQE, and the listener drops it on the next event
+ * that finds nobody wanting it), as the NIO poll set does.
+ *
+ * <p>Closing: an armed poll holds a reference to the socket's file, so closing the fd alone would keep
+ * the socket open (no FIN, a listen socket still accepting) until the poll fires. {@link Key#release}
+ * therefore asks the ring thread to remove the poll and runs the caller's close action on that thread
+ * once no poll of the key is in flight.
+ */
+public final class PollRing {
+    /** poll(2) bits (x86-64 and generic). */
+    public static final int POLLIN = 0x1, POLLPRI = 0x2, POLLOUT = 0x4, POLLERR = 0x8, POLLHUP = 0x10, POLLRDHUP = 0x2000;
+
+    /** Called on the ring thread with the poll's revents (a failed poll reports POLLERR | POLLHUP). */
+    @FunctionalInterface
+    public interface Listener {
+        void ready(int revents);
+        /**
+         * A receive ({@link Key#wantRecv}) completed: {@code n > 0} bytes at the start of {@code data}
+         * (valid only during the call), 0 at end of stream, or -errno. No receive of the key is in flight
+         * during the call (the next is armed after it returns), so the listener may read the socket itself.
+         */
+        default void received(MemorySegment data, int n) {}
+    }
+
+    private static final long TAG_SHIFT = 56, TAG_POLL = 0, TAG_WAKE = 1L << TAG_SHIFT, TAG_IGNORE = 2L << TAG_SHIFT,
+            TAG_RECV = 3L << TAG_SHIFT;
+    /** Size of a key's receive buffer (off-heap, allocated at the first receive, freed at release). */
+    static final int RECV_BUF = Integer.getInteger("jbeam.inet.recvBuffer", 8 * 1024);
+    private static final int[] NEEDED_OPS = {IORING_OP_POLL_ADD, IORING_OP_POLL_REMOVE, IORING_OP_READ, IORING_OP_RECV,
+            IORING_OP_ASYNC_CANCEL};
+
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment ring;
+    private volatile IoUringRings rings;
+    private final int wakeFd;
+    private final MemorySegment wakeBuf;
+    private final ConcurrentLinkedQueue<Key> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean sleeping = new AtomicBoolean();
+    private final Thread thread;
+    private final String setup;
+
+    private Key[] keys = new Key[1024];          // ring thread only: slot -> key with a poll in flight or pending release
+    private int[] free = new int[1024];
+    private int freeTop, nextSlot;
+    private boolean wakeArmed;
+
+    /** One watched fd. Mask changes come from any thread; arming and release happen on the ring thread. */
+    public final class Key {
+        final int fd;
+        final Listener listener;
+        volatile int wanted;
+        volatile boolean released;
+        final AtomicBoolean queued = new AtomicBoolean();
+        volatile Runnable onReleased;
+        volatile boolean done;
+        // ring thread only
+        int armed, slot = -1, seq, recvSeq;
+        boolean removeSent, recvArmed, recvCancelSent;
+        volatile boolean recvWanted;
+        Arena bufArena;
+        MemorySegment buf;
+
+        Key(int fd, Listener l, int wanted) { this.fd = fd; this.listener = l; this.wanted = wanted; }
+
+        public int fd() { return fd; }
+        public int wanted() { return wanted; }
+        /** False once {@link #release} was called. */
+        public boolean isValid() { return !released; }
+
+        /**
+         * Sets the wanted poll mask. Bits added outside the ring thread queue the key and wake the ring
+         * thread if needed; on the ring thread the key is looked at after the current dispatch.
+         */
+        public void want(int mask) {
+            if (released) return;
+            int old = wanted;
+            if (old == mask) return;
+            wanted = mask;
+            if ((mask & ~old) != 0 || Thread.currentThread() == thread) enqueue(this);
+        }
+
+        /**
+         * Keeps a receive in flight (IORING_OP_RECV into the key's own buffer) while {@code on}: the data
+         * comes to {@link Listener#received} on the ring thread, without a read(2) of its own. While a
+         * receive may be in flight nobody else may read the socket (the order of the data would break).
+         */
+        public void wantRecv(boolean on) {
+            if (released || recvWanted == on) return;
+            recvWanted = on;
+            if (on || Thread.currentThread() == thread) enqueue(this);
+        }
+
+        /** Adds bits to the wanted mask (never removes any: see the class comment). */
+        public void add(int mask) {
+            int old = wanted;
+            if ((old | mask) != old) want(old | mask);
+        }
+
+        /**
+         * Stops watching and runs {@code then} (typically closing the fd) once nothing of this key is in
+         * the kernel: at once on this thread if no poll or receive is in flight (a socket whose reader
+         * was answered from its buffer), else on the ring thread after the removed poll's or cancelled
+         * receive's completion.
+         */
+        public void release(Runnable then) {
+            if (released) return;
+            boolean now;
+            synchronized (this) {     // against the ring thread arming: it checks released under this lock
+                onReleased = then;
+                released = true;
+                now = armed == 0 && !recvArmed;
+                if (now) done = true;
+            }
+            if (now) {
+                then.run();
+                enqueue(this, false);  // the ring thread frees the slot and buffer when it next looks
+            } else enqueue(this, true);
+        }
+
+        /** True once the release action has run. */
+        public boolean isReleased() { return done; }
+    }
+
+    public PollRing(int entries) {
+        if (!LibUring.AVAILABLE) throw new IllegalStateException(LibUring.LOAD_ERROR);
+        ring = arena.allocate(IoUring.LAYOUT);
+        wakeBuf = arena.allocate(8);
+        wakeFd = Libc.eventfd(0, Libc.EFD_CLOEXEC);
+        if (wakeFd < 0) { arena.close(); throw new IllegalStateException("eventfd: " + Errno.name(-wakeFd)); }
+        // SINGLE_ISSUER binds the ring to the task that creates it: the ring thread sets it up itself.
+        java.util.concurrent.CompletableFuture<Object> init = new java.util.concurrent.CompletableFuture<>();
+        thread = Thread.ofPlatform().daemon(true).name("jbeam-inet-uring").unstarted(() -> {
+            Object r;
+            try { r = setUp(entries); } catch (RuntimeException e) { r = e; }
+            init.complete(r);
+            if (r instanceof String) run();
+        });
+        thread.setUncaughtExceptionHandler((th, e) -> e.printStackTrace());
+        thread.start();
+        Object r = init.join();
+        if (r instanceof RuntimeException e) { Libc.close(wakeFd); arena.close(); throw e; }
+        setup = (String) r;
+        rings = new IoUringRings(ring);
+    }
+
+    /** On the ring thread: io_uring_setup with the best flags the kernel takes; returns their name. */
+    private String setUp(int entries) {
+        MemorySegment params = arena.allocate(IoUringParams.LAYOUT);
+        // Only the ring thread submits and waits: deferred task work fits (completions are run when it
+        // asks for them); older kernels lack it, then COOP_TASKRUN, then plain.
+        int[] tries = {IoUringParams.IORING_SETUP_SINGLE_ISSUER | IoUringParams.IORING_SETUP_DEFER_TASKRUN,
+                IoUringParams.IORING_SETUP_COOP_TASKRUN, 0};
+        String[] names = {"SINGLE_ISSUER|DEFER_TASKRUN", "COOP_TASKRUN", "plain"};
+        if (Boolean.getBoolean("jbeam.inet.uringPlain")) { tries = new int[] {0}; names = new String[] {"plain"}; }
+        int rc = -Errno.EINVAL, used = 0;
+        for (int i = 0; i < tries.length && rc == -Errno.EINVAL; i++) {
+            params.fill((byte) 0);
+            IoUringParams.flags(params, tries[i] | IoUringParams.IORING_SETUP_CQSIZE);
+            IoUringParams.cqEntries(params, entries * 8);
+            rc = io_uring_queue_init_params(entries, ring, params);
+            used = i;
+        }
+        if (rc < 0) throw new IllegalStateException("io_uring_queue_init_params: " + Errno.name(-rc));
+        return names[used];
+    }
+
+    /** The setup flags the kernel accepted (for the log line). */
+    public String setupFlags() { return setup; }
+
+    /** Starts watching {@code fd} for {@code mask} (may be 0: armed later by {@link Key#want}). */
+    public Key register(int fd, Listener l, int mask) {
+        Key k = new Key(fd, l, mask);
+        if (mask != 0) enqueue(k);
+        return k;
+    }
+
+    public boolean onRingThread() { return Thread.currentThread() == thread; }
+
+    private void enqueue(Key k) { enqueue(k, true); }
+
+    private void enqueue(Key k, boolean wake) {
+        if (k.queued.getAndSet(true)) return;
+        queue.add(k);
+        if (wake && Thread.currentThread() != thread && sleeping.get() && sleeping.compareAndSet(true, false)) Libc.eventfdWrite(wakeFd, 1);
+    }
+
+    private void run() {
+        while (rings == null) Thread.onSpinWait();     // the constructor publishes it right after set-up
+        while (true) {
+            Key k;
+            while ((k = queue.poll()) != null) {
+                k.queued.set(false);
+                sync(k);
+            }
+            if (!wakeArmed) {
+                MemorySegment sqe = sqe();
+                io_uring_prep_read(sqe, wakeFd, wakeBuf, 8, 0);
+                io_uring_sqe_set_data64(sqe, TAG_WAKE);
+                wakeArmed = true;
+            }
+            boolean block = false;
+            if (rings.cqReady() == 0) {
+                sleeping.set(true);
+                if (queue.isEmpty()) block = true; else sleeping.set(false);
+            }
+            // GETEVENTS always: with DEFER_TASKRUN, completions become visible only when this thread asks.
+            int rc = LibUring.io_uring_enter(rings.ringFd, rings.flushSq(), block ? 1 : 0, IORING_ENTER_GETEVENTS, MemorySegment.NULL);
+            sleeping.set(false);
+            if (rc < 0 && rc != -Errno.EINTR && rc != -Errno.EAGAIN && rc != -Errno.EBUSY)
+                throw new IllegalStateException("io_uring_enter: " + Errno.name(-rc));
+            reap();
+        }
+    }
+
+    /** A free SQE, submitting what is queued first if the SQ is full. */
+    private MemorySegment sqe() {
+        MemorySegment s = rings.getSqe();
+        while (s == null) {
+            rings.submitAndWait(0);
+            s = rings.getSqe();
+            if (s == null) Thread.onSpinWait();
+        }
+        return s;
+    }
+
+    /** Brings the kernel's poll for {@code k} in line with its wanted mask, or its release. */
+    private void sync(Key k) {
+        synchronized (k) { syncLocked(k); }
+    }
+
+    private void syncLocked(Key k) {
+        if (k.released) {
+            if (k.armed != 0 && !k.removeSent) {
+                MemorySegment s = sqe();
+                io_uring_prep_poll_remove(s, ud(k));
+                io_uring_sqe_set_data64(s, TAG_IGNORE);
+                k.removeSent = true;
+            }
+            if (k.recvArmed && !k.recvCancelSent) {
+                MemorySegment s = sqe();
+                io_uring_prep_cancel64(s, recvUd(k), 0);
+                io_uring_sqe_set_data64(s, TAG_IGNORE);
+                k.recvCancelSent = true;
+            }
+            // the completions (-ECANCELED or a result) of what is still in flight finish it
+            if (k.armed == 0 && !k.recvArmed) finish(k);
+            return;
+        }
+        if (k.recvWanted && !k.recvArmed) {
+            if (k.slot < 0) k.slot = allocSlot(k);
+            if (k.buf == null) { k.bufArena = Arena.ofShared(); k.buf = k.bufArena.allocate(RECV_BUF, 64); }
+            k.recvSeq++;
+            MemorySegment s = sqe();
+            io_uring_prep_recv(s, k.fd, k.buf, RECV_BUF, 0);
+            io_uring_sqe_set_data64(s, recvUd(k));
+            k.recvArmed = true;
+        }
+        int want = k.wanted;
+        if (want == 0) return;
+        if (k.armed == 0) {
+            if (k.slot < 0) k.slot = allocSlot(k);
+            k.seq++;
+            MemorySegment s = sqe();
+            io_uring_prep_poll_add(s, k.fd, want);
+            io_uring_sqe_set_data64(s, ud(k));
+            k.armed = want;
+        } else if ((want & ~k.armed) != 0) {
+            MemorySegment s = sqe();
+            io_uring_prep_poll_update(s, ud(k), 0, want, IORING_POLL_UPDATE_EVENTS);
+            io_uring_sqe_set_data64(s, TAG_IGNORE);
+            k.armed = want;
+        }
+    }
+
+    private void finish(Key k) {
+        if (k.slot >= 0) { keys[k.slot] = null; free[freeTop++] = k.slot; k.slot = -1; }
+        if (k.bufArena != null) { k.bufArena.close(); k.bufArena = null; k.buf = null; }   // no receive in flight now
+        if (k.done) return;       // released on the caller's thread
+        k.done = true;
+        Runnable r = k.onReleased;
+        if (r != null) {
+            try { r.run(); } catch (RuntimeException e) { e.printStackTrace(); }
+        }
+    }
+
+    private static long ud(Key k) { return TAG_POLL | ((long) (k.seq & 0xFFFFFF) << 32) | k.slot; }
+    private static long recvUd(Key k) { return TAG_RECV | ((long) (k.recvSeq & 0xFFFFFF) << 32) | k.slot; }
+
+    private int allocSlot(Key k) {
+        int s;
+        if (freeTop > 0) s = free[--freeTop];
+        else {
+            s = nextSlot++;
+            if (s == keys.length) {
+                keys = java.util.Arrays.copyOf(keys, s * 2);
+                free = java.util.Arrays.copyOf(free, s * 2);
+            }
+        }
+        keys[s] = k;
+        return s;
+    }
+
+    private void reap() {
+        int head = rings.cqHead(), tail = rings.cqTail();
+        for (int i = head; i != tail; i++) {
+            long ud = rings.cqeUserData(i);
+            int res = rings.cqeRes(i);
+            rings.cqAdvance(1);      // released before dispatch: a listener may arm new polls
+            long tag = ud & (0xFFL << TAG_SHIFT);
+            if (tag == TAG_WAKE) { wakeArmed = false; continue; }
+            if (tag == TAG_RECV) {
+                Key k = keys[(int) ud];
+                if (k == null || ((ud >>> 32) & 0xFFFFFF) != (k.recvSeq & 0xFFFFFF)) continue;
+                synchronized (k) { k.recvArmed = false; }
+                if (!k.released && res != -Errno.ECANCELED) {
+                    try { k.listener.received(k.buf, res); } catch (RuntimeException e) { e.printStackTrace(); }
+                }
+                sync(k);
+                continue;
+            }
+            if (tag != TAG_POLL) continue;
+            Key k = keys[(int) ud];
+            if (k == null || ((ud >>> 32) & 0xFFFFFF) != (k.seq & 0xFFFFFF)) continue;   // stale
+            synchronized (k) { k.armed = 0; }
+            if (!k.released) {
+                int ev = res >= 0 ? res : POLLERR | POLLHUP;
+                if (res != -Errno.ECANCELED) {
+                    try { k.listener.ready(ev); } catch (RuntimeException e) { e.printStackTrace(); }
+                }
+            }
+            sync(k);
+        }
+    }
+
+    // ---- availability ----
+
+    private static volatile String reason;
+    private static volatile boolean probed;
+
+    /** Null if socket polls on io_uring work here, else why not. */
+    public static String unavailableReason() {
+        if (!probed) {
+            synchronized (PollRing.class) {
+                if (!probed) { reason = probe(); probed = true; }
+            }
+        }
+        return reason;
+    }
+
+    private static String probe() {
+        String base = IoUringRing.unavailableReason();
+        if (base != null) return base;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment r = a.allocate(IoUring.LAYOUT), p = a.allocate(IoUringParams.LAYOUT);
+            int rc = io_uring_queue_init_params(4, r, p);
+            if (rc < 0) return "io_uring_queue_init_params: " + Errno.name(-rc);
+            try {
+                // poll updates (5.13) and one CQE per event without drops
+                if ((IoUringParams.features(p) & IoUringParams.IORING_FEAT_NODROP) == 0) return "kernel lacks IORING_FEAT_NODROP";
+                MemorySegment probe = io_uring_get_probe_ring(r);
+                if (probe.equals(MemorySegment.NULL)) return "io_uring_get_probe_ring failed";
+                try {
+                    MemorySegment view = IoUringProbe.view(probe);
+                    for (int op : NEEDED_OPS)
+                        if (!IoUringProbe.opcodeSupported(view, op)) return "kernel does not support io_uring opcode " + op;
+                    // IORING_OP_MSG_RING (5.18) comes after poll updates (5.13): its presence dates the kernel.
+                    if (!IoUringProbe.opcodeSupported(view, IORING_OP_MSG_RING)) return "kernel too old for poll updates";
+                } finally {
+                    io_uring_free_probe(probe);
+                }
+            } finally {
+                io_uring_queue_exit(r);
+            }
+        } catch (UnsatisfiedLinkError e) {
+            return e.getMessage();
+        }
+        return null;
+    }
+}
