@@ -11,6 +11,8 @@ main() ->
     p(code:ensure_loaded(nif_upgrade)),
     p({gen, nif_upgrade:gen()}),
     p(nif_upgrade:events()),
+    p(nif_upgrade:load_again()),
+    p({gen, nif_upgrade:gen()}),
     %% a newer version while the old one has the library: upgrade, old priv_data handed over
     p(code:load_file(nif_upgrade)),
     p({gen, nif_upgrade:gen()}),

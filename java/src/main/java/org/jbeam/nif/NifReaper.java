@@ -47,11 +47,15 @@ public final class NifReaper {
     /** Collections forced so far (tests). */
     static final AtomicLong FORCED = new AtomicLong();
 
-    /** The holder record of {@code p} (null for none: Java callers, tests). */
+    /**
+     * The holder record of {@code p}: null for none (Java callers, tests), and for a process that
+     * already exited (a dirty call finishing after its caller died), whose record would never go.
+     */
     static Holder holder(ErlProcess p) {
         if (p == null) return null;
         Last l = last;
         if (l.p == p) return l.h;
+        if (!p.isAlive()) return null;
         Holder h = HOLDERS.computeIfAbsent(p, k -> new Holder());
         last = new Last(p, h);
         return h;
