@@ -26,6 +26,18 @@ void jbeam_lib_module(void **privp, const char *module) {
     pthread_mutex_unlock(&types_lock);
 }
 
+/* A library instance was unloaded (its module code purged): as erts drops the resource types it
+ * owned, they leave the lookup list, so a later load may create them anew. The structs stay:
+ * resources of those types may still be alive, and their destructors run as before. */
+void jbeam_lib_unloaded(void **privp) {
+    pthread_mutex_lock(&types_lock);
+    for (ErlNifResourceType **tp = &types; *tp;) {
+        if ((*tp)->privp == privp) *tp = (*tp)->next;
+        else tp = &(*tp)->next;
+    }
+    pthread_mutex_unlock(&types_lock);
+}
+
 /* with types_lock held */
 static const char *module_of(void **privp) {
     for (jb_libmod *m = libmods; m; m = m->next) if (m->privp == privp) return m->module;

@@ -5,6 +5,8 @@ import org.jbeam.term.*;
 
 /** erts_internal natives that OTP's preloaded and stdlib modules call. */
 public final class ErtsInternalBifs implements BifModule {
+    private static final EAtom CHECK_PROCESS_CODE = EAtom.of("check_process_code");
+
     @Override
     public void register(BifTable t) {
         t.bif1("erts_internal", "is_system_process", (p, pid) -> EAtom.FALSE);
@@ -25,7 +27,14 @@ public final class ErtsInternalBifs implements BifModule {
         });
         t.bif0("erts_internal", "erase_persistent_terms", p -> EAtom.OK);
         t.bif1("erts_internal", "request_system_task", (p, x) -> EAtom.OK);
-        t.bif3("erts_internal", "request_system_task", (p, x, y, z) -> EAtom.OK);
+        // check_process_code as a system task (erts_code_purger's purge): answered at once with
+        // false, as the synchronous check_process_code (jbeam does not track old-code frames);
+        // without an answer the purger waits forever.
+        t.bif3("erts_internal", "request_system_task", (p, pid, prio, req) -> {
+            if (req instanceof ETuple r && r.arity() == 3 && r.get(0) == CHECK_PROCESS_CODE)
+                p.vm.sendTo(p.pid, ETuple.of(CHECK_PROCESS_CODE, r.get(1), EAtom.FALSE));
+            return EAtom.OK;
+        });
         t.bif4("erts_internal", "request_system_task", (p, a) -> EAtom.OK);
         t.bif1("erts_internal", "check_dirty_process_code", (p, x) -> EAtom.FALSE);
         t.bif2("erts_internal", "check_dirty_process_code", (p, x, y) -> EAtom.FALSE);

@@ -39,9 +39,16 @@ final class LoadNif {
         BeamModule mod = p.interpreter != null ? p.interpreter.currentModule() : null;
         if (mod == null) throw ErlangException.badarg();
         NifLibrary.setHost(host(p.vm));
+        if (INSTANCES.containsKey(mod))
+            return ETuple.of(EAtom.ERROR, ETuple.of(EAtom.of("reload"),
+                    IoLists.stringToCharlist("NIF library already loaded (reload disallowed since OTP 20).")));
+        // The code this module version replaces (the current one while its on_load runs): if it
+        // has a library loaded, the new one is an upgrade of it (erts: the upgrade callback).
+        BeamModule replaced = p.vm.code.current(mod.name);
+        NifLibrary previous = replaced != null && replaced != mod ? INSTANCES.get(replaced) : null;
         NifLibrary nif;
         try {
-            nif = NifLibrary.load(Path.of(lib), mod.name.name, info);
+            nif = NifLibrary.load(Path.of(lib), mod.name.name, info, previous);
         } catch (NifLoadException e) {
             return e.errorTuple();
         }
@@ -61,7 +68,19 @@ final class LoadNif {
             n.line = mod.code[fi.entry].line;
             mod.code[fi.entry] = n;
         }
+        INSTANCES.put(mod, nif);
+        p.vm.code.onPurge = LoadNif::purged;
         return EAtom.OK;
+    }
+
+    /** The library instance each module version loaded (by identity: BeamModule keeps Object's equals). */
+    private static final java.util.Map<BeamModule, NifLibrary> INSTANCES =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    /** A module version's code was purged: as erts, its library instance's unload callback runs. */
+    private static void purged(BeamModule m) {
+        NifLibrary nif = INSTANCES.remove(m);
+        if (nif != null) nif.unload();
     }
 
     /**

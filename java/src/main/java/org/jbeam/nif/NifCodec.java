@@ -152,16 +152,23 @@ final class NifCodec {
         final MemorySegment m;
         long p;
         boolean adopt;
+        /** Who receives the resources decoded (NifReaper), or null; its record, made at the first resource. */
+        org.jbeam.runtime.ErlProcess caller;
+        NifReaper.Holder holder;
         Reader(MemorySegment m) { this.m = m; }
         int u8() { return m.get(ValueLayout.JAVA_BYTE, p++) & 0xFF; }
         int u32() { int v = m.get(INT, p); p += 4; return v; }
         long u64() { long v = m.get(LONG, p); p += 8; return v; }
     }
 
-    /** Decodes a NIF's result: each resource in it carries a native reference for Java to adopt. */
-    static Term decodeResult(MemorySegment m) {
+    /**
+     * Decodes a NIF's result: each resource in it carries a native reference for Java to adopt.
+     * New resource terms are counted against {@code caller} (may be null; {@link NifReaper}).
+     */
+    static Term decodeResult(MemorySegment m, org.jbeam.runtime.ErlProcess caller) {
         Reader r = new Reader(m);
         r.adopt = true;
+        r.caller = caller;
         Term t = decode(r);
         if (r.p != m.byteSize()) throw new IllegalStateException("trailing bytes in NIF result");
         return t;
@@ -217,7 +224,9 @@ final class NifCodec {
                 return EMap.of(k, v);
             }
             case OPAQUE: { r.u8(); return NifOpaque.term(r.u64()); }
-            case RES: return NifResources.term(r.u64(), r.adopt);
+            case RES:
+                if (r.holder == null && r.caller != null) r.holder = NifReaper.holder(r.caller);
+                return NifResources.term(r.u64(), r.adopt, r.holder);
             default: throw new IllegalStateException("bad NIF term tag " + tag);
         }
     }

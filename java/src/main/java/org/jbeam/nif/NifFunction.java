@@ -147,7 +147,7 @@ public final class NifFunction {
             if (canSuspend(proc)) return Trap.yieldThen(() -> proceed(proc, c, args, resume(c, MAY_YIELD)));
             st = resume(c, k);
         }
-        return finish(c, st, args);
+        return finish(proc, c, st, args);
     }
 
     /** Moves the call to the dirty pool of kind {@code mode}; the process waits for the outcome. */
@@ -159,7 +159,7 @@ public final class NifFunction {
                 int st = first ? start(c, self, mode) : resume(c, mode);
                 // Another kind of thread wanted: continue via the process's scheduler, which
                 // either runs the step itself (flags 0) or dispatches to the other pool.
-                outcome = st >= RESCHEDULE && st < CLEARED ? Trap.then(() -> proceed(proc, c, args, st)) : finish(c, st, args);
+                outcome = st >= RESCHEDULE && st < CLEARED ? Trap.then(() -> proceed(proc, c, args, st)) : finish(proc, c, st, args);
             } catch (ErlangException e) {
                 outcome = e;
             } catch (RuntimeException | Error e) {
@@ -178,8 +178,11 @@ public final class NifFunction {
         return new IllegalStateException(t);
     }
 
-    /** Reads the final result (or exception) and gives the context back. */
-    private Term finish(NifCallContext c, int st, Term[] args) {
+    /**
+     * Reads the final result (or exception) and gives the context back. A result holding
+     * resources makes {@code proc} a holder whose exit prompts their destructors ({@link NifReaper}).
+     */
+    private Term finish(ErlProcess proc, NifCallContext c, int st, Term[] args) {
         boolean cleared = st >= 0 && (st & CLEARED) != 0;
         if (st == (IMM | CLEARED)) {   // the common case of a small/atom result: nothing to decode or clear
             Term t = c.immediate();
@@ -190,7 +193,7 @@ public final class NifFunction {
         if (st >= 0) st &= ~(CLEARED | IMM);
         try {
             if (st < 0) throw new IllegalStateException("NIF " + this + ": " + (st == -1 ? "bad argument encoding" : "unencodable result"));
-            Term t = imm ? c.immediate() : NifCodec.decodeResult(c.output());
+            Term t = imm ? c.immediate() : NifCodec.decodeResult(c.output(), proc);
             if (st == 1) {
                 ErlangException e = ErlangException.error(t);
                 // OTP's frame: the NIF itself, with its arguments (also when raised on a dirty thread).

@@ -63,7 +63,15 @@ public final class NifLibrary {
      * Loads the NIF library at {@code so} (".so" is appended when missing, as erlang:load_nif
      * does) for Erlang module {@code module}, running its load callback with {@code loadInfo}.
      */
-    public static NifLibrary load(Path so, String module, Term loadInfo) {
+    public static NifLibrary load(Path so, String module, Term loadInfo) { return load(so, module, loadInfo, null); }
+
+    /**
+     * As {@link #load(Path, String, Term)}, for a newer version of a module whose code being
+     * replaced has {@code previous} loaded: as erts, the upgrade callback runs instead of load,
+     * with the previous instance's priv_data slot (it may read or replace it); a library without
+     * one cannot be loaded ({upgrade, "Upgrade not supported by this NIF library."}).
+     */
+    public static NifLibrary load(Path so, String module, Term loadInfo, NifLibrary previous) {
         String p = so.toString();
         if (!p.endsWith(".so")) p = p + ".so";
         try {
@@ -95,18 +103,29 @@ public final class NifLibrary {
         try (Arena a = Arena.ofConfined()) {   // the owner of the resource types it creates
             JbeamNif.LIB_MODULE.invokeExact(lib.privp, a.allocateFrom(module));
         } catch (Throwable t) { throw new AssertionError(t); }
+        if (previous != null) {
+            MemorySegment upgradeFn = entry.get(ValueLayout.ADDRESS, ENTRY_UPGRADE);
+            if (upgradeFn.equals(MemorySegment.NULL))
+                throw new NifLoadException("upgrade", "Upgrade not supported by this NIF library.");
+            int r = lib.runCallback(upgradeFn, loadInfo, previous.privp);
+            if (r != 0) throw new NifLoadException("upgrade", "Library upgrade-call unsuccessful (" + r + ").");
+            return lib;
+        }
         MemorySegment loadFn = entry.get(ValueLayout.ADDRESS, ENTRY_LOAD);
         if (!loadFn.equals(MemorySegment.NULL)) {
-            int r = lib.runCallback(loadFn, loadInfo);
+            int r = lib.runCallback(loadFn, loadInfo, null);
             if (r != 0) throw new NifLoadException("load", "Library load-call unsuccessful (" + r + ").");
         }
         return lib;
     }
 
-    private int runCallback(MemorySegment fn, Term info) {
+    /** The load callback, or with {@code oldPrivp} the upgrade callback. */
+    private int runCallback(MemorySegment fn, Term info, MemorySegment oldPrivp) {
         NifCallContext c = NifCallContext.acquire();
         try {
             c.codec.encode(info);
+            if (oldPrivp != null)
+                return (int) JbeamNif.CALL_UPGRADE.invokeExact(c.env, privp, oldPrivp, fn, c.codec.buf, (long) c.codec.pos);
             return (int) JbeamNif.CALL_LOAD.invokeExact(c.env, privp, fn, c.codec.buf, (long) c.codec.pos);
         } catch (Throwable t) {
             throw new AssertionError(t);
@@ -128,8 +147,16 @@ public final class NifLibrary {
     /** The library's priv_data pointer (0 when unset). */
     public long privData() { return privp.get(ValueLayout.ADDRESS, 0).address(); }
 
-    /** Runs the unload callback (when the module's code is purged). The library stays mapped. */
+    private final java.util.concurrent.atomic.AtomicBoolean unloaded = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Runs the unload callback once (when the module code that loaded this instance is purged).
+     * The library stays mapped: resources of its types may outlive the module, and their
+     * destructors are its code (erts too keeps a library while its resources live).
+     */
     public void unload() {
+        if (!unloaded.compareAndSet(false, true)) return;
+        try { JbeamNif.LIB_UNLOADED.invokeExact(privp); } catch (Throwable t) { throw new AssertionError(t); }
         MemorySegment fn = entry.get(ValueLayout.ADDRESS, ENTRY_UNLOAD);
         if (fn.equals(MemorySegment.NULL)) return;
         NifCallContext c = NifCallContext.acquire();

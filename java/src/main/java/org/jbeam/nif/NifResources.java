@@ -28,6 +28,8 @@ public final class NifResources {
     static final int TAG = 0x4E4946;
     /** offsetof(jb_resource, java_id) (nif_internal.h). */
     private static final long JAVA_ID = 32;
+    /** offsetof(jb_resource, size) and sizeof(jb_resource) (nif_internal.h): the native bytes a Java reference keeps. */
+    private static final long SIZE = 16, HEADER = 48;
     private static final Cleaner CLEANER = Cleaner.create();
     private static final Object LOCK = new Object();
     private static long next = 1;
@@ -41,7 +43,10 @@ public final class NifResources {
      * hands over one native reference (a NIF result, see nif_codec.c finish), which a new ERef
      * keeps and an existing one gives back; otherwise a new ERef takes a reference of its own.
      */
-    static ERef term(long ptr, boolean adopted) {
+    static ERef term(long ptr, boolean adopted) { return term(ptr, adopted, null); }
+
+    /** As {@link #term(long, boolean)}; a new ERef is counted against {@code holder} (NifReaper). */
+    static ERef term(long ptr, boolean adopted, NifReaper.Holder holder) {
         MemorySegment res = MemorySegment.ofAddress(ptr).reinterpret(JAVA_ID + 8);
         synchronized (LOCK) {
             long id = res.get(ValueLayout.JAVA_LONG, JAVA_ID);
@@ -59,10 +64,13 @@ public final class NifResources {
             if (!adopted) keep(ptr);
             Entry e = new Entry(ptr, new WeakReference<>(r));
             BY_ID.put(n, e);
+            long bytes = HEADER + res.get(ValueLayout.JAVA_LONG, SIZE);
             CLEANER.register(r, () -> {
                 BY_ID.remove(n, e);
+                NifReaper.dropped(holder, bytes);
                 release(ptr);
             });
+            NifReaper.held(holder, bytes);
             return r;
         }
     }

@@ -170,7 +170,14 @@ public final class CodeServer {
     }
 
     /** Drops the old version (erlang:purge_module/1 semantics, without killing processes yet). */
-    public boolean purge(EAtom name) { return old.remove(name) != null; }
+    public boolean purge(EAtom name) {
+        BeamModule m = old.remove(name);
+        if (m != null && onPurge != null) onPurge.accept(m);
+        return m != null;
+    }
+
+    /** Told of each purged module version (set by erlang:load_nif: its NIF library's unload callback). */
+    public volatile java.util.function.Consumer<BeamModule> onPurge;
 
     /** delete_module/1: current becomes old; exports become undefined. */
     public synchronized boolean delete(EAtom name) {

@@ -121,6 +121,7 @@ public final class ProcessTable {
         vm.ports.closeOwnedBy(p);
         org.jbeam.ets.EtsTables.ownerExited(vm, p);
         org.jbeam.file.FileHandle.ownerExited(p);
+        org.jbeam.nif.NifReaper.processExited(p);
         live.remove(p.pid.number | (p.pid.serial << 15));
         p.pid.process = null;
         p.stk = null;

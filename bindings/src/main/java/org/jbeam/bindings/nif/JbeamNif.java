@@ -114,6 +114,8 @@ public final class JbeamNif {
     public static final MethodHandle CALL_UNLOAD = fn("jbeam_call_unload", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
     /** {@code void jbeam_lib_module(void **privp, const char *module)}: whose resource types a library creates */
     public static final MethodHandle LIB_MODULE = fn("jbeam_lib_module", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
+    /** {@code void jbeam_lib_unloaded(void **privp)}: the instance's resource types can no longer be opened. */
+    public static final MethodHandle LIB_UNLOADED = fn("jbeam_lib_unloaded", FunctionDescriptor.ofVoid(ADDRESS));
     /** {@code void jbeam_set_callbacks(atom_exists, send, make_ref)} */
     public static final MethodHandle SET_CALLBACKS = fn("jbeam_set_callbacks", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
     /** {@code void jbeam_set_term_callbacks(to_etf, from_etf, whereis, phash2)} */
