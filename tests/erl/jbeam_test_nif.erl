@@ -116,7 +116,9 @@ main() ->
     Ps = [spawn_monitor(fun() -> exit({slept, dirty_sleep(50)}) end) || _ <- lists:seq(1, 8)],
     p([receive {'DOWN', R, process, P, Why} -> Why end || {P, R} <- Ps]),
     %% a dirty caller killed while its NIF runs: the VM goes on, the NIF's result is dropped
-    {V, VR} = spawn_monitor(fun() -> dirty_sleep(100) end),
+    %% (the NIF sleeps far longer than the 20 ms before the kill, so a loaded machine cannot
+    %% let it finish first)
+    {V, VR} = spawn_monitor(fun() -> dirty_sleep(1000) end),
     timer:sleep(20), exit(V, kill),
     p(receive {'DOWN', VR, process, V, Why2} -> Why2 end),
     monitors(),
