@@ -188,13 +188,16 @@ owner_dies() ->
 leak() ->
     [begin P = open_port({spawn, "cat"}, [binary]), port_close(P) end || _ <- lists:seq(1, 30)],
     timer:sleep(300),
-    N0 = nfd(),
+    N0 = nfd(), T0 = ntask(),
     [begin P = open_port({spawn, "cat"}, [binary]), port_command(P, "x"), port_close(P) end || _ <- lists:seq(1, 100)],
     [os:cmd("true") || _ <- lists:seq(1, 50)],
     [begin P = open_port({spawn, "true"}, [exit_status]), receive {P, {exit_status, 0}} -> ok end end || _ <- lists:seq(1, 50)],
     timer:sleep(500),
-    N1 = nfd(),
+    N1 = nfd(), T1 = ntask(),
     io:format("fd leak ~p~n", [N1 - N0 < 5]),
+    %% reader/writer threads end with their child (/proc/self/task counts the VM's threads)
+    io:format("thread leak ~p~n", [T1 - T0 < 5]),
     flush_all().
 
 nfd() -> {ok, L} = file:list_dir("/proc/self/fd"), length(L).
+ntask() -> {ok, L} = file:list_dir("/proc/self/task"), length(L).
