@@ -229,7 +229,7 @@ public final class ErlangProcessBifs implements BifModule {
     }
 
     private static Term monitor(ErlProcess p, Term type, Term item) {
-        if (type == PORT) return p.vm.makeRef();
+        if (type == PORT) return monitorPort(p, item);
         if (type != EAtom.PROCESS) throw ErlangException.badarg();
         ERef ref = p.vm.makeRef();
         Term name = item;
@@ -273,6 +273,21 @@ public final class ErlangProcessBifs implements BifModule {
         return ref;
     }
 
+    /** monitor(port, Port | Name): 'DOWN' with the port's exit reason, or noproc at once if it is not open. */
+    private static Term monitorPort(ErlProcess p, Term item) {
+        Term id = item instanceof EAtom a ? p.vm.registry.whereis(a) : item;
+        if (!(id instanceof EPort) && !(item instanceof EAtom)) throw ErlangException.badarg();
+        ERef ref = p.vm.makeRef();
+        org.jbeam.runtime.Ports.Port pt = p.vm.ports.get(id);
+        Term name = item instanceof EAtom a ? ETuple.of(a, p.vm.thisNode) : item;
+        p.monitors.put(ref, new ErlProcess.Monitor(ref, p.pid, id instanceof EPort ? id : null, name, false));
+        if (pt == null || !p.vm.ports.monitor(pt, ref, p.pid)) {
+            p.monitors.remove(ref);
+            p.deliver(ETuple.of(EAtom.DOWN, ref, PORT, name, EAtom.NOPROC));
+        }
+        return ref;
+    }
+
     private static Term demonitor(ErlProcess p, Term r, Term opts) {
         if (!(r instanceof ERef ref)) throw ErlangException.badarg();
         Term[] os = ECons.toArray(opts);
@@ -288,6 +303,8 @@ public final class ErlangProcessBifs implements BifModule {
         if (m != null && m.target() instanceof EPid tp && tp.node != p.vm.nodeName) p.vm.dist.demonitor(p, ref, tp.node, tp);
         else if (m != null && m.target() == null && m.targetName() instanceof ETuple tn && tn.arity() == 2 && tn.get(1) instanceof EAtom node
                 && node != p.vm.thisNode) p.vm.dist.demonitor(p, ref, node, tn.get(0));
+        else if (m != null && m.target() instanceof EPort port && p.vm.ports.get(port) instanceof org.jbeam.runtime.Ports.Port pt)
+            pt.monitors.remove(ref);
         else if (m != null && m.target() instanceof EPid tp && tp.process instanceof ErlProcess other)
             synchronized (other) { other.monitoredBy.remove(ref); }
         // An active monitor has not delivered its 'DOWN' (drain appends it only while the monitor

@@ -13,6 +13,9 @@ public final class OsBifs implements BifModule {
     /** The node's environment: starts as the JVM's, changed by os:putenv/unsetenv. */
     private static final Map<String, String> ENV = new ConcurrentHashMap<>(System.getenv());
 
+    /** The node's environment as os:putenv left it: what spawned programs inherit. */
+    public static Map<String, String> environment() { return ENV; }
+
     /** Sets a variable in the node's environment (erl's -env flag). */
     public static void putenv(String name, String value) { ENV.put(name, value); }
 

@@ -34,20 +34,58 @@ public final class PortBifs implements BifModule {
             p.vm.ports.setOwner(pt, np);
             return EAtom.TRUE;
         });
-        t.bif1(E, "port_info", (p, port) -> p.vm.ports.get(port) == null ? EAtom.UNDEFINED : ENil.NIL);
-        t.bif2(E, "port_info", (p, port, item) -> {
-            Ports.Port pt = p.vm.ports.get(port);
+        t.bif1(E, "port_info", (p, port) -> {
+            Ports.Port pt = port(p, port);
             if (pt == null) return EAtom.UNDEFINED;
-            if (item == EAtom.of("connected")) return ETuple.of(item, pt.owner);
-            if (item == EAtom.of("name")) return ETuple.of(item, IoLists.stringToCharlist(pt.driverName));
-            if (item == EAtom.of("id")) return ETuple.of(item, ESmall.of(pt.id.id));
-            return EAtom.UNDEFINED;
+            java.util.List<Term> l = new java.util.ArrayList<>();
+            for (String k : new String[] {"name", "links", "id", "connected", "input", "output", "os_pid"}) {
+                Term v = info(pt, EAtom.of(k));
+                if (v != EAtom.UNDEFINED) l.add(v);
+            }
+            return ECons.of(l);
+        });
+        t.bif2(E, "port_info", (p, port, item) -> {
+            Ports.Port pt = port(p, port);
+            if (!(item instanceof EAtom)) throw ErlangException.badarg();
+            return pt == null ? EAtom.UNDEFINED : info(pt, item);
         });
         t.bif0(E, "ports", p -> {
             java.util.List<Term> l = new java.util.ArrayList<>();
             for (Ports.Port pt : p.vm.ports.all()) l.add(pt.id);
             return ECons.of(l);
         });
+    }
+
+    /** A port or a registered port name; badarg for anything else, null if it is not open. */
+    private static Ports.Port port(ErlProcess p, Term t) {
+        if (t instanceof EAtom a) t = p.vm.registry.whereis(a);
+        else if (!(t instanceof EPort)) throw ErlangException.badarg();
+        return p.vm.ports.get(t);
+    }
+
+    private static Term info(Ports.Port pt, Term item) {
+        org.jbeam.spawn.SpawnPort sp = pt.driver instanceof org.jbeam.spawn.SpawnPort s ? s : null;
+        Term v = switch (((EAtom) item).name) {
+            case "connected" -> pt.owner;
+            case "name" -> IoLists.stringToCharlist(pt.driverName);
+            case "id" -> ESmall.of(pt.id.id);
+            case "links" -> {
+                java.util.LinkedHashSet<Term> ls = new java.util.LinkedHashSet<>();
+                ls.add(pt.owner); // open_port links the owner
+                ls.addAll(pt.links);
+                yield ECons.of(new java.util.ArrayList<>(ls));
+            }
+            case "input" -> ESmall.of(sp == null ? 0 : sp.input());
+            case "output" -> ESmall.of(sp == null ? 0 : sp.output());
+            case "os_pid" -> sp == null ? null : ESmall.of(sp.osPid());
+            case "registered_name" -> pt.name;
+            case "monitored_by" -> {
+                java.util.List<Term> ms = new java.util.ArrayList<>(pt.monitors.values());
+                yield ECons.of(ms);
+            }
+            default -> throw ErlangException.badarg();
+        };
+        return v == null ? EAtom.UNDEFINED : ETuple.of(item, v);
     }
 
     private static Term command(ErlProcess p, Term port, Term data) {
@@ -74,13 +112,24 @@ public final class PortBifs implements BifModule {
             String drv = IoLists.charlistToString(t.get(1));
             EPort port = drv == null ? null : org.jbeam.inet.InetDrivers.open(p, drv);
             if (port != null) return port;
+            if (t.get(0) == SPAWN) {
+                // An atom names the command too ({spawn, foo} runs foo), as in erts.
+                String cmd = t.get(1) instanceof EAtom a ? a.name : drv;
+                if (cmd == null) throw ErlangException.badarg();
+                return org.jbeam.spawn.SpawnPort.openSpawn(p, cmd, opts);
+            }
         }
         if (name instanceof ETuple t && t.arity() == 2 && t.get(0) == EAtom.of("spawn_executable")) {
             String prog = IoLists.charlistToString(t.get(1));
             EPort port = prog == null ? null : org.jbeam.inet.InetDrivers.openProgram(p, prog);
             if (port != null) return port;
+            if (t.get(1) instanceof EBitString b && b.isBinary())
+                prog = new String(b.toByteArray(), java.nio.charset.StandardCharsets.UTF_8);
+            if (prog == null) throw ErlangException.badarg();
+            return org.jbeam.spawn.SpawnPort.openExecutable(p, prog, opts);
         }
-        // Other spawn/spawn_executable ports are not emulated yet.
+        // The old form: an atom names a command, as {spawn, Atom}.
+        if (name instanceof EAtom a && a != EAtom.UNDEFINED) return org.jbeam.spawn.SpawnPort.openSpawn(p, a.name, opts);
         throw ErlangException.badarg();
     }
 }

@@ -30,6 +30,8 @@ public final class Ports {
         public final java.util.Set<EPid> links = ConcurrentHashMap.newKeySet();
         /** The reason the port is closing with (exit/2, driver exit), while its driver stops. */
         public volatile Term closeReason;
+        /** monitor(port, P): reference → watcher; each gets 'DOWN' when the port closes. */
+        public final ConcurrentHashMap<ERef, EPid> monitors = new ConcurrentHashMap<>();
         /** port_set_data/port_get_data. */
         public volatile Term data = EAtom.UNDEFINED;
 
@@ -48,6 +50,8 @@ public final class Ports {
         void output(ErlProcess caller, byte[] data);
         /** The port is closing (port_close, owner exit or the driver's own exit). */
         void stop();
+        /** Whether port_close also sends exit reason normal to the (linked) owner, as erts does for spawn ports. */
+        default boolean linkedOwnerOnClose() { return false; }
     }
 
     private final Runtime vm;
@@ -171,7 +175,18 @@ public final class Ports {
         }
     }
 
-    public void close(Port port) { closeWith(port, EAtom.NORMAL, true); }
+    public void close(Port port) {
+        EPid owner = port.owner;
+        if (closeWith(port, EAtom.NORMAL, true) && port.driver != null && port.driver.linkedOwnerOnClose())
+            vm.exitSignal(port.id, owner, EAtom.NORMAL, true);
+    }
+
+    /** monitor(port, Port): false if the port is closed (the caller answers noproc). */
+    public boolean monitor(Port port, ERef ref, EPid watcher) {
+        port.monitors.put(ref, watcher);
+        if (!port.closed) return true;
+        return port.monitors.remove(ref) == null; // closeWith raced us and already sent 'DOWN'
+    }
 
     /** Closes the port; processes linked to it besides the owner get {@code reason}. False if it was closed already. */
     private boolean closeWith(Port port, Term reason, boolean signalLinks) {
@@ -191,6 +206,10 @@ public final class Ports {
                 vm.logInternal(e);
             }
         }
+        for (ERef r : port.monitors.keySet()) {
+            EPid w = port.monitors.remove(r); // remove, not clear: a racing monitor/3 sees whether it was answered
+            if (w != null) vm.sendSignal(w, new Signals.Down(r, ETuple.of(EAtom.DOWN, r, EAtom.of("port"), port.id, reason)));
+        }
         if (signalLinks) for (EPid l : port.links) if (!l.equals(port.owner)) vm.exitSignal(port.id, l, reason, true);
         port.links.clear();
         return true;
@@ -201,7 +220,7 @@ public final class Ports {
         if (owned == null) return;
         for (Port port : owned.toArray(new Port[0])) {
             if (port.owner.equals(p.pid)) {
-                close(port);
+                closeWith(port, p.exitReason == null ? EAtom.NORMAL : p.exitReason, true); // the port exits with its owner's reason
                 if (port.name != null) vm.registry.unregister(port.name);
             }
         }
