@@ -197,10 +197,15 @@ public final class SpawnPort implements Ports.Driver {
         }
     }
 
-    /** End of the child's output: the exit status if asked for, then the port exits with normal. */
+    /**
+     * End of the child's output: the exit status if asked for, then the port exits with normal.
+     * Unlike an inet port's driver_exit (Ports.driverExit, no signal), erts' spawn driver ends
+     * with driver_failure_eof and a trapping owner does get {'EXIT', Port, normal}: both checked
+     * against erl (port_spawn, inet_exit_on_close).
+     */
     private void finish(int st) {
         if (o.exitStatus && st >= 0) status(st);
-        vm.ports.driverExit(port);
+        vm.ports.exit(port, org.jbeam.term.EAtom.NORMAL);
     }
 
     private void status(int st) { deliver(ETuple.of(port.id, ETuple.of(EXIT_STATUS, ESmall.of(st)))); }
