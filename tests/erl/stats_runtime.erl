@@ -16,11 +16,15 @@ main() ->
     timer:sleep(50),
     {W2, DW} = statistics(wall_clock),
     io:format("wall since last ~p ~p~n", [DW =:= W2 - W1, DW >= 50]),
-    %% Sleeping costs (almost) no CPU: runtime is not uptime.
+    %% Sleeping costs (almost) no CPU: runtime is not uptime. Runtime is the whole OS process's
+    %% CPU time, and a JVM's compiler threads may still be busy for a second or two after boot,
+    %% so either of two consecutive one-second sleeps may show it (uptime would show in both).
     {R3, _} = statistics(runtime),
     timer:sleep(1000),
     {R4, _} = statistics(runtime),
-    io:format("sleep is not cpu ~p~n", [R4 - R3 < 500]),
+    timer:sleep(1000),
+    {R5, _} = statistics(runtime),
+    io:format("sleep is not cpu ~p~n", [R4 - R3 < 500 orelse R5 - R4 < 500]),
     io:format("bad ~p~n", [try statistics(no_such_item) catch error:E -> E end]).
 
 busy(Cpu, Until) ->
