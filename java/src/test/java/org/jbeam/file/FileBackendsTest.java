@@ -1,17 +1,16 @@
 package org.jbeam.file;
 
+import static org.jbeam.ProgramRun.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import org.jbeam.ProgramRun.Out;
 import org.jbeam.io.IoUringRing;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -25,33 +24,6 @@ import org.junit.jupiter.api.TestFactory;
  * debug log line; a process killed while its FIFO read is in flight leaks no descriptor on either.
  */
 class FileBackendsTest {
-    private static final Path BEAMS = Path.of(System.getProperty("jbeam.erlTests", "target/erl-tests"));
-    private static final String JBEAM = Path.of("bin/jbeam").toAbsolutePath().toString();
-
-    private record Out(String stdout, String stderr, int status) {}
-
-    private static Out run(List<String> cmd, String javaOpts) throws IOException, InterruptedException {
-        Path out = Files.createTempFile("fb", ".out"), err = Files.createTempFile("fb", ".err");
-        try {
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-            pb.environment().put("ERL_CRASH_DUMP", "/dev/null");
-            if (javaOpts != null) pb.environment().put("JBEAM_JAVA_OPTS", javaOpts);
-            Process p = pb.start();
-            if (!p.waitFor(120, TimeUnit.SECONDS)) { p.destroyForcibly(); return new Out("<timeout>", "", -1); }
-            return new Out(Files.readString(out, StandardCharsets.ISO_8859_1), Files.readString(err, StandardCharsets.ISO_8859_1), p.exitValue());
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
-    }
-
-    private static List<String> cmd(String exe, String... args) {
-        List<String> l = new ArrayList<>(List.of(exe, "-noshell", "-pa", BEAMS.toString()));
-        l.addAll(List.of(args));
-        return l;
-    }
-
     /**
      * The thread-pool backend with the synchronous page-cache paths off (-Djbeam.io.nowait,
      * -Djbeam.io.syncwrite, ADR 0012), so every read and write of the programs goes through the pool.
