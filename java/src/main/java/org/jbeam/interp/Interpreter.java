@@ -129,6 +129,7 @@ public final class Interpreter {
     private int loop(int pc) {
         final Term[] x = this.x;
         while (true) {
+            if (InterpProfile.ENABLED) InterpProfile.count(mod, pc);
             Instr in = code[pc++];
             try {
                 switch (in.op) {

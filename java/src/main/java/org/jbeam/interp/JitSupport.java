@@ -81,13 +81,14 @@ public final class JitSupport {
             if (f.jitState != 0) return;
             f.jitState = 2; // failed, unless installed below
             CompiledFunction cf;
+            long t0 = DEBUG ? System.nanoTime() : 0;
             try {
                 cf = c.compile(f, LOOKUP);
             } catch (RuntimeException | LinkageError e) {
                 if (Boolean.getBoolean("jbeam.debug")) e.printStackTrace();
                 cf = null;
             }
-            if (DEBUG) System.err.println("jit: " + f + (cf == null ? " not compilable" : " compiled"));
+            if (DEBUG) System.err.println("jit: " + f + (cf == null ? " not compilable" : " compiled") + " in " + (System.nanoTime() - t0) / 1000 + " us");
             if (cf == null) return;
             install(f, cf);
             f.jitState = 1;
