@@ -44,7 +44,8 @@ final class CodeReader {
     long readTaggedUnsignedAnyTag() throws LoadError {
         int first = u8();
         int tag = first & 7;
-        Object v = readValue(first, tag == TAG_I);
+        if ((first & 0x18) != 0x18) return small(first);
+        Object v = readBig(first, tag == TAG_I);
         if (v instanceof BigInteger) throw error("value too large");
         return (Long) v;
     }
@@ -53,15 +54,30 @@ final class CodeReader {
     long readTaggedUnsigned() throws LoadError {
         int first = u8();
         if ((first & 7) != TAG_U) throw error("expected u-tagged value, got tag " + (first & 7));
-        Object v = readValue(first, false);
+        if ((first & 0x18) != 0x18) return small(first);
+        Object v = readBig(first, false);
         if (!(v instanceof Long l) || l < 0) throw error("bad unsigned value");
         return l;
     }
 
-    /** Value after the first byte: Long or (large) BigInteger. */
-    private Object readValue(int first, boolean signed) throws LoadError {
-        if ((first & 0x08) == 0) return (long) (first >> 4);
-        if ((first & 0x10) == 0) return (long) (((first >> 5) << 8) | u8());
+    // The loader runs in bursts (boot, code loading) and is compiled by C1 only (ADR 0024), which
+    // removes no allocation: values fitting 4 or 11 bits (nearly all operands) take a primitive
+    // path; only the multi-byte form goes through readBig.
+
+    /** The value of a first byte in the 4- or 11-bit forms ({@code (first & 0x18) != 0x18}). */
+    private long small(int first) throws LoadError {
+        if ((first & 0x08) == 0) return first >> 4;
+        return ((first >> 5) << 8) | u8();
+    }
+
+    /** A value in any form, as a long; throws when it does not fit. */
+    private long value(int first, boolean signed) throws LoadError {
+        if ((first & 0x18) != 0x18) return small(first);
+        return asLong(readBig(first, signed));
+    }
+
+    /** The multi-byte form after its first byte: Long or (large) BigInteger. */
+    private Object readBig(int first, boolean signed) throws LoadError {
         int len = (first >> 5) + 2;
         if (len == 9) {
             long l = readTaggedUnsigned();
@@ -77,25 +93,37 @@ final class CodeReader {
         return v;
     }
 
+    private static final int CACHED = 256;
+    private static final Operand.X[] XS = new Operand.X[CACHED];
+    private static final Operand.Y[] YS = new Operand.Y[CACHED];
+    private static final Operand.U[] US = new Operand.U[CACHED];
+    static {
+        for (int i = 0; i < CACHED; i++) { XS[i] = new Operand.X(i); YS[i] = new Operand.Y(i); US[i] = new Operand.U(i); }
+    }
+
     /** Reads one operand. */
     Operand operand() throws LoadError {
         int first = u8();
         int tag = first & 7;
         switch (tag) {
-            case TAG_U: return new Operand.U(asLong(readValue(first, false)));
+            case TAG_U: {
+                long v = value(first, false);
+                return v >= 0 && v < CACHED ? US[(int) v] : new Operand.U(v);
+            }
             case TAG_I: {
-                Object v = readValue(first, true);
+                if ((first & 0x18) != 0x18) return new Operand.Lit(EInteger.of(small(first)));
+                Object v = readBig(first, true);
                 return new Operand.Lit(v instanceof Long l ? EInteger.of(l) : EInteger.of((BigInteger) v));
             }
             case TAG_A: {
-                long i = asLong(readValue(first, false));
+                long i = value(first, false);
                 if (i == 0) return new Operand.Lit(ENil.NIL);
                 return new Operand.Atom(atom(i));
             }
-            case TAG_X: return new Operand.X(reg(readValue(first, false)));
-            case TAG_Y: return new Operand.Y(reg(readValue(first, false)));
-            case TAG_F: return new Operand.Label((int) asLong(readValue(first, false)));
-            case TAG_H: return new Operand.Lit(EInteger.of(asLong(readValue(first, false))));
+            case TAG_X: { int r = reg(value(first, false)); return r < CACHED ? XS[r] : new Operand.X(r); }
+            case TAG_Y: { int r = reg(value(first, false)); return r < CACHED ? YS[r] : new Operand.Y(r); }
+            case TAG_F: return new Operand.Label((int) value(first, false));
+            case TAG_H: return new Operand.Lit(EInteger.of(value(first, false)));
             default: return extended(first);
         }
     }
@@ -105,8 +133,7 @@ final class CodeReader {
         return file.atoms[(int) i];
     }
 
-    private int reg(Object v) throws LoadError {
-        long l = asLong(v);
+    private int reg(long l) throws LoadError {
         if (l < 0 || l > 65535) throw error("register number " + l + " out of range");
         return (int) l;
     }
