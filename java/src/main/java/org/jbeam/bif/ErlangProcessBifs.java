@@ -30,19 +30,7 @@ public final class ErlangProcessBifs implements BifModule {
         t.bif1(E, "link", ErlangProcessBifs::link);
         t.bif1(E, "unlink", ErlangProcessBifs::unlink);
         t.bif2(E, "monitor", ErlangProcessBifs::monitor);
-        t.bif3(E, "monitor", (p, type, item, opts) -> {
-            Term[] os = ECons.toArray(opts);
-            if (os == null) throw ErlangException.badarg();
-            String alias = null;
-            for (Term o : os) {
-                if (o instanceof ETuple ot && ot.arity() == 2 && ot.get(0) == EAtom.of("alias") && ot.get(1) instanceof EAtom mode
-                        && java.util.Set.of("explicit_unalias", "demonitor", "reply_demonitor").contains(mode.name)) alias = mode.name;
-                else if (!(o instanceof ETuple ot2 && ot2.arity() == 2 && ot2.get(0) == EAtom.of("tag"))) throw ErlangException.badarg();
-            }
-            Term ref = monitor(p, type, item);
-            if (alias != null) p.vm.aliases.activate((ERef) ref, p.pid, alias.equals("reply_demonitor"));
-            return ref;
-        });
+        t.bif3(E, "monitor", ErlangProcessBifs::monitor3);
         t.bif1(E, "demonitor", (p, r) -> demonitor(p, r, ENil.NIL));
         t.bif2(E, "demonitor", ErlangProcessBifs::demonitor);
         t.bif1(E, "exit", (p, r) -> { throw ErlangException.raised(ErlangException.EXIT, r); });
@@ -228,6 +216,24 @@ public final class ErlangProcessBifs implements BifModule {
         return EAtom.TRUE;
     }
 
+    private static final EAtom ALIAS = EAtom.of("alias"), TAG = EAtom.of("tag"), EXPLICIT_UNALIAS = EAtom.of("explicit_unalias"),
+            DEMONITOR = EAtom.of("demonitor"), REPLY_DEMONITOR = EAtom.of("reply_demonitor");
+
+    /** monitor/3: options {alias, explicit_unalias | demonitor | reply_demonitor} and {tag, _}. */
+    private static Term monitor3(ErlProcess p, Term type, Term item, Term opts) {
+        EAtom alias = null;
+        Term l = opts;
+        for (; l instanceof ECons c; l = c.tail) {
+            if (c.head instanceof ETuple ot && ot.arity() == 2 && ot.get(0) == ALIAS
+                    && (ot.get(1) == EXPLICIT_UNALIAS || ot.get(1) == DEMONITOR || ot.get(1) == REPLY_DEMONITOR)) alias = (EAtom) ot.get(1);
+            else if (!(c.head instanceof ETuple ot2 && ot2.arity() == 2 && ot2.get(0) == TAG)) throw ErlangException.badarg();
+        }
+        if (l != ENil.NIL) throw ErlangException.badarg();
+        Term ref = monitor(p, type, item);
+        if (alias != null) p.vm.aliases.activate((ERef) ref, p.pid, alias == REPLY_DEMONITOR);
+        return ref;
+    }
+
     private static Term monitor(ErlProcess p, Term type, Term item) {
         if (type == PORT) return monitorPort(p, item);
         if (type != EAtom.PROCESS) throw ErlangException.badarg();
@@ -290,14 +296,14 @@ public final class ErlangProcessBifs implements BifModule {
 
     private static Term demonitor(ErlProcess p, Term r, Term opts) {
         if (!(r instanceof ERef ref)) throw ErlangException.badarg();
-        Term[] os = ECons.toArray(opts);
-        if (os == null) throw ErlangException.badarg();
         boolean flush = false, info = false;
-        for (Term o : os) {
-            if (o == FLUSH) flush = true;
-            else if (o == INFO) info = true;
+        Term l = opts;
+        for (; l instanceof ECons c; l = c.tail) {
+            if (c.head == FLUSH) flush = true;
+            else if (c.head == INFO) info = true;
             else throw ErlangException.badarg();
         }
+        if (l != ENil.NIL) throw ErlangException.badarg();
         ErlProcess.Monitor m = p.monitors.remove(ref);
         p.vm.aliases.remove(ref, p.pid);
         if (m != null && m.target() instanceof EPid tp && tp.node != p.vm.nodeName) p.vm.dist.demonitor(p, ref, tp.node, tp);

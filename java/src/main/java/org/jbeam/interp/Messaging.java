@@ -91,17 +91,15 @@ public final class Messaging {
     }
 
     static void bindMarker(Interpreter it, Term marker, Term ref) {
-        if (marker instanceof RecvMarker m) it.p.markers().put(ref, m.position);
+        if (marker instanceof RecvMarker m) it.p.bindMarker(ref, m.position);
     }
 
     static void useMarker(Interpreter it, Term ref) {
-        var markers = it.p.markersOrNull();
-        Object pos = markers == null ? null : markers.get(ref);
+        Object pos = it.p.marker(ref);
         if (pos != null) it.p.mailbox.useMark(pos);
     }
 
     static void clearMarker(Interpreter it, Term ref) {
-        var markers = it.p.markersOrNull();
-        if (markers != null) markers.remove(ref);
+        it.p.clearMarker(ref);
     }
 }

@@ -115,15 +115,28 @@ public final class ErlProcess {
         }
     }
 
+    // Receive markers bound to references (recv_marker_bind). A gen_server:call binds one, uses
+    // it and clears it: one slot serves that without a map entry per call; the map holds the rest.
+    private Term markerRef;
+    private Object markerPos;
     private Map<Term, Object> markers;
 
-    /** Receive markers bound to references (recv_marker_bind). */
-    public Map<Term, Object> markers() {
+    public void bindMarker(Term ref, Object pos) {
+        if (markerRef == null || markerRef.equals(ref)) { markerRef = ref; markerPos = pos; return; }
         if (markers == null) markers = new HashMap<>();
-        return markers;
+        markers.put(ref, pos);
     }
 
-    public Map<Term, Object> markersOrNull() { return markers; }
+    /** The mailbox position bound to {@code ref}, or null. */
+    public Object marker(Term ref) {
+        if (markerRef != null && markerRef.equals(ref)) return markerPos;
+        return markers == null ? null : markers.get(ref);
+    }
+
+    public void clearMarker(Term ref) {
+        if (markerRef != null && markerRef.equals(ref)) { markerRef = null; markerPos = null; return; }
+        if (markers != null) markers.remove(ref);
+    }
 
     /** Incremented whenever a receive timer is started or cancelled; stale timeouts are ignored. */
     public int timerGen;
