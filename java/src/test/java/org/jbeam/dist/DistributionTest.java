@@ -28,7 +28,7 @@ class DistributionTest {
     @BeforeAll
     static void compile() throws Exception {
         beams = Files.createTempDirectory("dist-beams");
-        Process c = new ProcessBuilder("erlc", "-o", beams.toString(), "tests/dist/dist_check.erl").inheritIO().start();
+        Process c = new ProcessBuilder("erlc", "-o", beams.toString(), "tests/dist/dist_check.erl", "tests/dist/dist_names.erl").inheritIO().start();
         assertEquals(0, c.waitFor());
     }
 
@@ -36,9 +36,9 @@ class DistributionTest {
         return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
     }
 
-    /** A peer node running dist_check:peer/0 until destroyed. */
-    private static Process peer(String exe, String name) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(exe, "-sname", name, "-setcookie", COOKIE, "-noshell", "-pa", beams.toString(),
+    /** A peer node running dist_check:peer/0 until destroyed; {@code nameFlag} is -sname or -name. */
+    private static Process peer(String exe, String nameFlag, String name) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(exe, nameFlag, name, "-setcookie", COOKIE, "-noshell", "-pa", beams.toString(),
                 "-eval", "dist_check:peer()");
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("ERL_CRASH_DUMP", "/dev/null");
@@ -53,8 +53,11 @@ class DistributionTest {
     }
 
     private static String runMain(String exe, String name, String peerNode) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(exe, "-sname", name, "-setcookie", COOKIE, "-noshell", "-pa", beams.toString(),
+        return run(List.of(exe, "-sname", name, "-setcookie", COOKIE, "-noshell", "-pa", beams.toString(),
                 "-run", "dist_check", "main", peerNode, "-s", "erlang", "halt"));
+    }
+
+    private static String run(List<String> cmd) throws Exception {
         Path out = Files.createTempFile("dist", ".out");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("ERL_CRASH_DUMP", "/dev/null");
@@ -67,7 +70,7 @@ class DistributionTest {
 
     private static String against(String peerExe, String mainExe, String tag) throws Exception {
         String id = tag + ProcessHandle.current().pid();
-        Process peer = peer(peerExe, "peer_" + id);
+        Process peer = peer(peerExe, "-sname", "peer_" + id);
         try {
             return runMain(mainExe, "main_" + id, "peer_" + id + "@" + host());
         } finally {
@@ -81,5 +84,30 @@ class DistributionTest {
         assertTrue(expected.contains("ping: pong") && expected.contains("ping_again: pong"), "erl→erl baseline:\n" + expected);
         assertEquals(expected, against("erl", JBEAM.toString(), "je"), "jbeam node calling an erl node");
         assertEquals(expected, against(JBEAM.toString(), "erl", "ej"), "erl node calling a jbeam node");
+    }
+
+    /** dist_names: -name (long names) and -hidden, main node against a peer, both with -name. */
+    private static String names(String peerExe, String mainExe, String tag, boolean hidden) throws Exception {
+        String id = tag + ProcessHandle.current().pid();
+        Process peer = peer(peerExe, "-name", "npeer_" + id + "@127.0.0.1");
+        try {
+            List<String> cmd = new ArrayList<>(List.of(mainExe, "-name", "nmain_" + id + "@127.0.0.1", "-setcookie", COOKIE));
+            if (hidden) cmd.add("-hidden");
+            cmd.addAll(List.of("-noshell", "-pa", beams.toString(), "-run", "dist_names", "main", "npeer_" + id + "@127.0.0.1",
+                    hidden ? "hidden" : "visible", "-s", "erlang", "halt"));
+            return run(cmd);
+        } finally {
+            peer.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void longNamesAndHiddenNodes() throws Exception {
+        for (boolean hidden : new boolean[] {false, true}) {
+            String expected = names("erl", "erl", "ee", hidden);
+            assertTrue(expected.contains("ping: pong") && expected.contains("longnames: true"), "erl→erl baseline:\n" + expected);
+            assertEquals(expected, names("erl", JBEAM.toString(), "je", hidden), "jbeam node calling an erl node, hidden=" + hidden);
+            assertEquals(expected, names(JBEAM.toString(), "erl", "ej", hidden), "erl node calling a jbeam node, hidden=" + hidden);
+        }
     }
 }
