@@ -13,7 +13,7 @@ rm -f target/jbeam.aot target/jbeam-runtime.jar
 mkdir -p target/aot-training
 erlc -o target/aot-training scripts/aot_training.erl
 "$JAVA_HOME/bin/jar" cf target/jbeam-runtime.jar -C target/classes .
-"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xss16m -XX:+UseParallelGC -XX:InitialTenuringThreshold=1 \
-  -Djbeam.nativeDir="$here/target/native" -XX:AOTCacheOutput=target/jbeam.aot -Xlog:aot=off -Xlog:cds=off \
+. scripts/jvm-options.sh
+"$JAVA_HOME/bin/java" "${JBEAM_JVM_OPTS[@]}" -XX:AOTCacheOutput=target/jbeam.aot -Xlog:aot=off -Xlog:cds=off \
   -cp "target/jbeam-runtime.jar:target/lib/*" org.jbeam.cli.Main \
   -noshell -pa target/aot-training -run aot_training main -s erlang halt > /dev/null

@@ -1,0 +1,23 @@
+# The JVM options of every jbeam run (bin/jbeam) and of the AOT training run (scripts/aot-cache.sh),
+# which must match so the training profiles describe the runs that use them. Sourced; sets
+# JBEAM_JVM_OPTS (an array). $here is the checkout.
+JBEAM_JVM_OPTS=(
+  # FFM downcalls, and the socket ring taking a NIO channel's fd (ADR 0016).
+  --enable-native-access=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
+  -Xss16m
+  # ParallelGC; boot leaves ~15 MB of long-lived objects (code, atoms, OTP's processes) in the
+  # young generation: promote them at the second young collection instead of copying them up to
+  # seven times (ADR 0017).
+  -XX:+UseParallelGC -XX:InitialTenuringThreshold=1
+  # No switch profiling: C2 turns every case of the interpreter's opcode switch (and of a compiled
+  # function's entry switch) not yet seen into a trap, and each new case seen later cost a
+  # deoptimisation and another C2 compile of the whole interpreter loop (ADR 0024).
+  -XX:+UnlockDiagnosticVMOptions -XX:-UseSwitchProfiling
+  # Code that runs in bursts (the .beam loader, the bytecode tier's class generator and the JDK's
+  # class-file library under it) is compiled by C1 only: C2 gives up on it at once (MaxNodeLimit)
+  # and HotSpot falls back to C1's full tier. Otherwise C2, one thread on a 2-core machine, spends
+  # about a second on them at boot while the workload's hot code waits in its queue (ADR 0024).
+  -XX:CompileCommand=quiet -XX:CompileCommand=MaxNodeLimit,org.jbeam.loader.*::*,2000
+  -XX:CompileCommand=MaxNodeLimit,org.jbeam.jit.*::*,2000 -XX:CompileCommand=MaxNodeLimit,jdk.internal.classfile.impl.*::*,2000
+  -Djbeam.nativeDir="$here/target/native"
+)
