@@ -17,8 +17,10 @@ main() ->
     Server = spawn(fun server/0),
     Clients = [spawn(fun() -> Self ! {client, self(), calls(Server, 1000, 0)} end) || _ <- lists:seq(1, 6)],
     io:format("calls ~p~n", [[receive {client, C, S} -> S end || C <- Clients]]),
-    %% Timers fire into idle schedulers.
-    [erlang:send_after(T, Self, {tick, T}) || T <- [30, 10, 20]],
+    %% Timers fire into idle schedulers, in deadline order. The gaps are 100 ms so that a loaded
+    %% machine descheduling this process while it starts them cannot reorder the deadlines
+    %% (10 ms gaps failed once at load average 19).
+    [erlang:send_after(T, Self, {tick, T}) || T <- [300, 100, 200]],
     io:format("ticks ~p~n", [[receive {tick, T} -> T end || _ <- [1, 2, 3]]]),
     io:format("after ~p~n", [receive nothing -> no after 15 -> timeout end]).
 
