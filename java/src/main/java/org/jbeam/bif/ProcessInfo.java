@@ -15,6 +15,8 @@ final class ProcessInfo {
             "links", "dictionary", "trap_exit", "error_handler", "priority", "group_leader", "total_heap_size",
             "heap_size", "stack_size", "reductions", "garbage_collection", "suspending"};
 
+    private static final Term HIBERNATE = ETuple.of(EAtom.of("erlang"), EAtom.of("hibernate"), ESmall.of(3));
+
     private static ErlProcess target(Term pid) {
         if (!(pid instanceof EPid p)) throw ErlangException.badarg();
         return p.process instanceof ErlProcess q && q.isAlive() ? q : null;
@@ -51,7 +53,9 @@ final class ProcessInfo {
     private static Term item(ErlProcess self, ErlProcess q, EAtom a) {
         Term v = switch (a.name) {
             case "registered_name" -> q.registeredName;
-            case "current_function" -> q.module != null && q.module.functionAt(q.pc) != null
+            case "current_function" -> q.hibernated && q.module == org.jbeam.runtime.ProcessTable.SYSTEM
+                    && q.pc == org.jbeam.runtime.ProcessTable.PC_START ? HIBERNATE
+                    : q.module != null && q.module.functionAt(q.pc) != null
                     ? ETuple.of(q.module.name, q.module.functionAt(q.pc).name, ESmall.of(q.module.functionAt(q.pc).arity))
                     : q.initialCall;
             case "initial_call" -> q.initialCall;

@@ -538,6 +538,7 @@ public final class Interpreter {
             sp = 1; // only the exit address stays
             proc.catches = 0;
             proc.startExport = t.export;
+            proc.hibernated = true;
             setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
             Signals.drain(proc);
             if (proc.mailbox.current() != null || proc.exitReason != null) return org.jbeam.runtime.ProcessTable.PC_START;

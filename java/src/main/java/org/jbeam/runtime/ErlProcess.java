@@ -42,6 +42,8 @@ public final class ErlProcess {
     public EAtom priority = Scheduler.A_NORMAL;
     /** The initial call, consumed by the start trampoline. */
     public org.jbeam.code.Export startExport;
+    /** Set by erlang:hibernate/3: while it waits at the system start, process_info shows {erlang,hibernate,3}. */
+    public volatile boolean hibernated;
     public EFun startFun;
 
     // --- mailbox: signals and messages from other threads, then a private list ---
