@@ -29,18 +29,24 @@ public final class ErlangProcessBifs implements BifModule {
         t.bifN(E, "spawn_opt", 4, (p, a) -> spawnOptResult(p, a[3], so -> spawnMfa(p, a[0], a[1], a[2], so)));
         t.bif1(E, "link", ErlangProcessBifs::link);
         t.bif1(E, "unlink", ErlangProcessBifs::unlink);
-        t.bif2(E, "monitor", ErlangProcessBifs::monitor);
+        t.bif2(E, "monitor", (p, type, item) -> monitor(p, type, item, EAtom.DOWN));
         t.bif3(E, "monitor", (p, type, item, opts) -> {
             Term[] os = ECons.toArray(opts);
             if (os == null) throw ErlangException.badarg();
             String alias = null;
+            Term tag = EAtom.DOWN;
             for (Term o : os) {
                 if (o instanceof ETuple ot && ot.arity() == 2 && ot.get(0) == EAtom.of("alias") && ot.get(1) instanceof EAtom mode
                         && java.util.Set.of("explicit_unalias", "demonitor", "reply_demonitor").contains(mode.name)) alias = mode.name;
-                else if (!(o instanceof ETuple ot2 && ot2.arity() == 2 && ot2.get(0) == EAtom.of("tag"))) throw ErlangException.badarg();
+                else if (o instanceof ETuple ot2 && ot2.arity() == 2 && ot2.get(0) == EAtom.of("tag")) tag = ot2.get(1);
+                else throw ErlangException.badarg();
             }
-            Term ref = monitor(p, type, item);
-            if (alias != null) p.vm.aliases.activate((ERef) ref, p.pid, alias.equals("reply_demonitor"));
+            Term ref = monitor(p, type, item, tag);
+            if (alias != null) p.vm.aliases.activate((ERef) ref, p.pid, switch (alias) {
+                case "reply_demonitor" -> Aliases.Mode.REPLY_DEMONITOR;
+                case "demonitor" -> Aliases.Mode.DEMONITOR;
+                default -> null;
+            });
             return ref;
         });
         t.bif1(E, "demonitor", (p, r) -> demonitor(p, r, ENil.NIL));
@@ -66,7 +72,7 @@ public final class ErlangProcessBifs implements BifModule {
         });
         t.bif0(E, "registered", p -> ECons.of(p.vm.registry.names()));
         t.bif2(E, "send", (p, d, m) -> { p.vm.send(p, d, m); return m; });
-        t.bif3(E, "send", (p, d, m, o) -> { p.vm.send(p, d, m); return EAtom.OK; });
+        t.bif3(E, "send", ErlangProcessBifs::send3);
         t.bif2(E, "!", (p, d, m) -> { p.vm.send(p, d, m); return m; });
         t.bif0(E, "make_ref", p -> p.vm.makeRef());
         t.bif2(E, "process_flag", ErlangProcessBifs::processFlag);
@@ -108,6 +114,33 @@ public final class ErlangProcessBifs implements BifModule {
     }
 
     private static final EAtom ERROR_INFO = EAtom.ERROR_INFO;
+    private static final EAtom NOCONNECT = EAtom.of("noconnect"), NOSUSPEND = EAtom.of("nosuspend");
+
+    /**
+     * erlang:send/3. Options are nosuspend and noconnect only (else badarg). Sends never suspend
+     * here, so nosuspend changes nothing; with noconnect a message to a node with no connection (up
+     * or pending) is not sent and the result is noconnect.
+     */
+    private static Term send3(ErlProcess p, Term dest, Term msg, Term opts) {
+        Term[] os = ECons.toArray(opts);
+        if (os == null) throw ErlangException.badarg();
+        boolean noconnect = false;
+        for (Term o : os) {
+            if (o == NOCONNECT) noconnect = true;
+            else if (o != NOSUSPEND) throw ErlangException.badarg();
+        }
+        if (noconnect) {
+            EAtom node = dest instanceof EPid pid && pid.node != p.vm.nodeName ? pid.node
+                    : dest instanceof ERef r && r.node != p.vm.nodeName ? r.node
+                    : dest instanceof ETuple t && t.arity() == 2 && t.get(0) instanceof EAtom && t.get(1) instanceof EAtom n
+                            && n != p.vm.thisNode ? n : null;
+            // Only a send that would have to start a connection is refused: gen:call monitors a
+            // remote name first (which starts connecting) and then sends with noconnect.
+            if (node != null && !p.vm.dist.hasConnection(node)) return NOCONNECT;
+        }
+        p.vm.send(p, dest, msg);
+        return EAtom.OK;
+    }
 
     /** erlang:error/2,3: the caller's frame shows Args (and error_info from the options). */
     private static ErlangException errorWithArgs(Term reason, Term args, Term opts) {
@@ -228,15 +261,16 @@ public final class ErlangProcessBifs implements BifModule {
         return EAtom.TRUE;
     }
 
-    private static Term monitor(ErlProcess p, Term type, Term item) {
-        if (type == PORT) return monitorPort(p, item);
+    /** monitor/2,3; {@code tag} replaces 'DOWN' in the message (monitor/3's {tag, T}). */
+    private static Term monitor(ErlProcess p, Term type, Term item, Term tag) {
+        if (type == PORT) return monitorPort(p, item, tag);
         if (type != EAtom.PROCESS) throw ErlangException.badarg();
         ERef ref = p.vm.makeRef();
         Term name = item;
         EPid target;
-        if (item instanceof EPid pid && pid.node != p.vm.nodeName) return monitorRemote(p, ref, pid.node, pid, pid);
+        if (item instanceof EPid pid && pid.node != p.vm.nodeName) return monitorRemote(p, ref, pid.node, pid, pid, tag);
         if (item instanceof ETuple tu && tu.arity() == 2 && tu.get(0) instanceof EAtom a && tu.get(1) instanceof EAtom node
-                && node != p.vm.thisNode) return monitorRemote(p, ref, node, a, item);
+                && node != p.vm.thisNode) return monitorRemote(p, ref, node, a, item, tag);
         if (item instanceof EPid pid) target = pid;
         else if (item instanceof EAtom a) {
             Term w = p.vm.registry.whereis(a);
@@ -247,7 +281,7 @@ public final class ErlangProcessBifs implements BifModule {
             target = w instanceof EPid wp ? wp : null;
         } else throw ErlangException.badarg();
         if (p.pid.equals(target)) return ref; // monitoring oneself creates no monitor, as in OTP
-        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target, name, false);
+        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target, name, false, tag);
         ErlProcess other = target == null ? null : p.vm.resolve(target);
         boolean alive = false;
         if (other != null) synchronized (other) {
@@ -255,7 +289,7 @@ public final class ErlangProcessBifs implements BifModule {
             if (alive) other.monitoredBy.put(ref, mon);
         }
         if (!alive) {
-            p.deliver(ETuple.of(EAtom.DOWN, ref, EAtom.PROCESS, name, EAtom.NOPROC));
+            p.deliver(ETuple.of(tag, ref, EAtom.PROCESS, name, EAtom.NOPROC));
             return ref;
         }
         p.monitors.put(ref, mon);
@@ -263,27 +297,27 @@ public final class ErlangProcessBifs implements BifModule {
     }
 
     /** A monitor on a process of another node; DOWN noconnection at once if the node cannot be reached. */
-    private static Term monitorRemote(ErlProcess p, ERef ref, EAtom node, Term target, Term name) {
-        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target instanceof EPid t ? t : null, name, false);
+    private static Term monitorRemote(ErlProcess p, ERef ref, EAtom node, Term target, Term name, Term tag) {
+        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target instanceof EPid t ? t : null, name, false, tag);
         p.monitors.put(ref, mon);
         if (!p.vm.dist.monitor(p, ref, node, target)) {
             p.monitors.remove(ref);
-            p.deliver(ETuple.of(EAtom.DOWN, ref, EAtom.PROCESS, name, EAtom.of("noconnection")));
+            p.deliver(ETuple.of(tag, ref, EAtom.PROCESS, name, EAtom.of("noconnection")));
         }
         return ref;
     }
 
     /** monitor(port, Port | Name): 'DOWN' with the port's exit reason, or noproc at once if it is not open. */
-    private static Term monitorPort(ErlProcess p, Term item) {
+    private static Term monitorPort(ErlProcess p, Term item, Term tag) {
         Term id = item instanceof EAtom a ? p.vm.registry.whereis(a) : item;
         if (!(id instanceof EPort) && !(item instanceof EAtom)) throw ErlangException.badarg();
         ERef ref = p.vm.makeRef();
         org.jbeam.runtime.Ports.Port pt = p.vm.ports.get(id);
         Term name = item instanceof EAtom a ? ETuple.of(a, p.vm.thisNode) : item;
-        p.monitors.put(ref, new ErlProcess.Monitor(ref, p.pid, id instanceof EPort ? id : null, name, false));
+        p.monitors.put(ref, new ErlProcess.Monitor(ref, p.pid, id instanceof EPort ? id : null, name, false, tag));
         if (pt == null || !p.vm.ports.monitor(pt, ref, p.pid)) {
             p.monitors.remove(ref);
-            p.deliver(ETuple.of(EAtom.DOWN, ref, PORT, name, EAtom.NOPROC));
+            p.deliver(ETuple.of(tag, ref, PORT, name, EAtom.NOPROC));
         }
         return ref;
     }
@@ -298,8 +332,18 @@ public final class ErlangProcessBifs implements BifModule {
             else if (o == INFO) info = true;
             else throw ErlangException.badarg();
         }
+        ErlProcess.Monitor m = dropMonitor(p, ref);
+        // An active monitor has not delivered its 'DOWN' (drain appends it only while the monitor
+        // is still held, and drops it once removed), so only an inactive one needs the O(queue)
+        // flush; gen_server:call's demonitor(Mref, [flush]) stays O(1) with a long mailbox.
+        if (flush && m == null) p.flushDown(ref);
+        return info ? EAtom.of(m != null) : EAtom.TRUE;
+    }
+
+    /** Removes monitor {@code ref} of {@code p} (and its alias unless explicit_unalias); the monitor or null. */
+    static ErlProcess.Monitor dropMonitor(ErlProcess p, ERef ref) {
         ErlProcess.Monitor m = p.monitors.remove(ref);
-        p.vm.aliases.remove(ref, p.pid);
+        p.vm.aliases.monitorGone(ref, p.pid);
         if (m != null && m.target() instanceof EPid tp && tp.node != p.vm.nodeName) p.vm.dist.demonitor(p, ref, tp.node, tp);
         else if (m != null && m.target() == null && m.targetName() instanceof ETuple tn && tn.arity() == 2 && tn.get(1) instanceof EAtom node
                 && node != p.vm.thisNode) p.vm.dist.demonitor(p, ref, node, tn.get(0));
@@ -307,11 +351,7 @@ public final class ErlangProcessBifs implements BifModule {
             pt.monitors.remove(ref);
         else if (m != null && m.target() instanceof EPid tp && tp.process instanceof ErlProcess other)
             synchronized (other) { other.monitoredBy.remove(ref); }
-        // An active monitor has not delivered its 'DOWN' (drain appends it only while the monitor
-        // is still held, and drops it once removed), so only an inactive one needs the O(queue)
-        // flush; gen_server:call's demonitor(Mref, [flush]) stays O(1) with a long mailbox.
-        if (flush && m == null) p.flushDown(ref);
-        return info ? EAtom.of(m != null) : EAtom.TRUE;
+        return m;
     }
 
     private static Term exit2(ErlProcess p, Term target, Term reason) {

@@ -53,19 +53,26 @@ final class ProcessInfo {
     private static Term item(ErlProcess self, ErlProcess q, EAtom a) {
         Term v = switch (a.name) {
             case "registered_name" -> q.registeredName;
-            case "current_function" -> q.hibernated && q.module == org.jbeam.runtime.ProcessTable.SYSTEM
+            case "current_function" -> q == self && q.interpreter != null && q.interpreter.currentFunction() != null
+                    ? q.interpreter.currentFunction()
+                    : q.hibernated && q.module == org.jbeam.runtime.ProcessTable.SYSTEM
                     && q.pc == org.jbeam.runtime.ProcessTable.PC_START ? HIBERNATE
                     : q.module != null && q.module.functionAt(q.pc) != null
                     ? ETuple.of(q.module.name, q.module.functionAt(q.pc).name, ESmall.of(q.module.functionAt(q.pc).arity))
                     : q.initialCall;
             case "initial_call" -> q.initialCall;
             case "status" -> EAtom.of(q == self ? "running" : q.status() == ErlProcess.WAITING ? "waiting" : "runnable");
-            case "message_queue_len" -> ESmall.of(q == self ? q.mailbox.size() : q.mailbox.size());
-            case "messages" -> q == self ? ECons.of(q.mailbox.messages()) : ENil.NIL;
+            case "message_queue_len" -> ESmall.of(q.messageQueueLen());
+            // Another process's mailbox is read without stopping it (nodes are immutable once
+            // linked, so the walk is safe but may miss what it has not yet taken from its inbox).
+            case "messages" -> ECons.of(q.mailbox.messages());
             case "links" -> { synchronized (q) { yield ECons.of(new ArrayList<Term>(q.links)); } }
             case "monitors" -> {
                 List<Term> l = new ArrayList<>();
-                for (ErlProcess.Monitor m : q.monitors.values()) l.add(ETuple.of(EAtom.PROCESS, m.target() == null ? m.targetName() : m.target()));
+                // By name: {Name, Node} (as given); by pid: the pid. Ports show as {port, _}.
+                for (ErlProcess.Monitor m : q.monitors.values())
+                    l.add(ETuple.of(m.target() instanceof EPort ? EAtom.of("port") : EAtom.PROCESS,
+                            m.target() == null || m.targetName() instanceof ETuple ? m.targetName() : m.target()));
                 yield ECons.of(l);
             }
             case "monitored_by" -> {

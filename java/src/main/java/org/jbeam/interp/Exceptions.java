@@ -110,6 +110,11 @@ public final class Exceptions {
     }
 
     /** process_info(self(), current_stacktrace): the calling function, then its callers. */
+    static Term currentFunction(Interpreter it) {
+        FuncInfo cur = it.mod == null ? null : it.mod.functionAt(it.pcAtCall - 1);
+        return cur == null ? null : ETuple.of(it.mod.name, cur.name, ESmall.of(cur.arity));
+    }
+
     static Term currentStacktrace(Interpreter it) {
         List<Term> frames = new ArrayList<>();
         Instr call = it.code[Math.max(0, it.pcAtCall - 1)];

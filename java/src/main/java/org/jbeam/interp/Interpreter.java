@@ -48,6 +48,8 @@ public final class Interpreter {
 
     /** The running process's current stack trace (called from its own BIFs). */
     public Term currentStacktrace() { return Exceptions.currentStacktrace(this); }
+    /** {M, F, A} of the function making the current BIF call, or null. */
+    public Term currentFunction() { return Exceptions.currentFunction(this); }
 
     /** Current scheduler's interpreter, for BIFs that need registers (rare). */
     public Term[] xRegisters() { return x; }

@@ -130,6 +130,9 @@ public final class ErlProcess {
     /** Incremented whenever a receive timer is started or cancelled; stale timeouts are ignored. */
     public int timerGen;
 
+    /** Queued messages, including those sent but not yet taken from the inbox. */
+    public int messageQueueLen() { return mailbox.size() + inbox.pendingMessages(); }
+
     public Map<Term, Term> dict() {
         if (dictionary == null) dictionary = new HashMap<>();
         return dictionary;
@@ -138,11 +141,16 @@ public final class ErlProcess {
     /** demonitor(Ref, [flush]): drop a 'DOWN' message for Ref already received or in flight. */
     public void flushDown(ERef ref) {
         Signals.drain(this);
-        mailbox.removeIf(m -> m instanceof ETuple t && t.arity() == 5 && t.get(0) == EAtom.DOWN && t.get(1).equals(ref));
+        // Any {_, Ref, _, _, _}, as OTP: a monitor made with {tag, T} delivers {T, Ref, ...}.
+        mailbox.removeIf(m -> m instanceof ETuple t && t.arity() == 5 && t.get(1).equals(ref));
     }
 
     @Override public String toString() { return "Process" + pid; }
 
     /** A monitor: who watches whom. */
-    public record Monitor(ERef ref, EPid watcher, Term target, Term targetName, boolean alias) {}
+    public record Monitor(ERef ref, EPid watcher, Term target, Term targetName, boolean alias, Term tag) {
+        public Monitor(ERef ref, EPid watcher, Term target, Term targetName, boolean alias) {
+            this(ref, watcher, target, targetName, alias, EAtom.DOWN);
+        }
+    }
 }

@@ -130,7 +130,7 @@ public final class ProcessTable {
     }
 
     static Term downMessage(ErlProcess.Monitor m, Term reason) {
-        return ETuple.of(EAtom.DOWN, m.ref(), EAtom.PROCESS, m.targetName(), reason);
+        return ETuple.of(m.tag(), m.ref(), EAtom.PROCESS, m.targetName(), reason);
     }
 
     /** Options of spawn_opt that this runtime honours. */
