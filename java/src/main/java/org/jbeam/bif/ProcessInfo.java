@@ -96,7 +96,8 @@ final class ProcessInfo {
             case "garbage_collection" -> ECons.of(ETuple.of(EAtom.of("min_heap_size"), ESmall.of(233)), ETuple.of(EAtom.of("fullsweep_after"), ESmall.of(65535)));
             case "suspending" -> ENil.NIL;
             case "message_queue_data" -> EAtom.of("on_heap");
-            case "current_stacktrace" -> q == self && q.interpreter != null ? q.interpreter.currentStacktrace() : ENil.NIL;
+            case "current_stacktrace" -> q == self && q.interpreter != null ? q.interpreter.currentStacktrace()
+                    : q != self ? org.jbeam.interp.Exceptions.stacktraceOf(q) : ENil.NIL;
             default -> throw ErlangException.badarg();
         };
         return ETuple.of(a, v);
