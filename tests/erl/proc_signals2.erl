@@ -210,6 +210,8 @@ sends() ->
     show(erlang:send_nosuspend(Me, f)),
     show(erlang:send_nosuspend(Me, g, [noconnect])),
     show(t(fun() -> erlang:send_nosuspend(no_such_ps2, g) end)),
+    show(erlang:send_nosuspend({no_such_ps2, 'other@nohost'}, h, [noconnect])),
+    show(t(fun() -> erlang:send_nosuspend(Me, h, [bad]) end)),
     show(anon(flush())),
     ok.
 

@@ -76,6 +76,14 @@ public final class ErlangProcessBifs implements BifModule {
         t.bif2(E, "!", (p, d, m) -> { p.vm.send(p, d, m); return m; });
         t.bif0(E, "make_ref", p -> p.vm.makeRef());
         t.bif2(E, "process_flag", ErlangProcessBifs::processFlag);
+        // process_flag/3 (erlang.erl wraps this): only save_calls may be set on another process;
+        // the atom badarg makes the wrapper raise badarg with error info, as erts.
+        t.bif3("erts_internal", "process_flag", (p, pid, flag, value) -> {
+            if (!(pid instanceof EPid x) || flag != SAVE_CALLS || !(value instanceof ESmall v) || v.value < 0 || v.value > 10000)
+                return EAtom.of("badarg");
+            if (!(p.vm.resolve(x) instanceof ErlProcess q) || !q.isAlive()) return EAtom.of("badarg");
+            return saveCalls(q, value);
+        });
         t.bif0(E, "group_leader", p -> p.groupLeader);
         t.bif2(E, "group_leader", (p, gl, pid) -> {
             if (!(gl instanceof EPid g) || !(pid instanceof EPid target)) throw ErlangException.badarg();
@@ -114,6 +122,7 @@ public final class ErlangProcessBifs implements BifModule {
     }
 
     private static final EAtom ERROR_INFO = EAtom.ERROR_INFO;
+    private static final EAtom MQD = EAtom.of("message_queue_data"), SAVE_CALLS = EAtom.of("save_calls");
     private static final EAtom NOCONNECT = EAtom.of("noconnect"), NOSUSPEND = EAtom.of("nosuspend");
 
     /**
@@ -121,7 +130,7 @@ public final class ErlangProcessBifs implements BifModule {
      * here, so nosuspend changes nothing; with noconnect a message to a node with no connection (up
      * or pending) is not sent and the result is noconnect.
      */
-    private static Term send3(ErlProcess p, Term dest, Term msg, Term opts) {
+    static Term send3(ErlProcess p, Term dest, Term msg, Term opts) {
         Term[] os = ECons.toArray(opts);
         if (os == null) throw ErlangException.badarg();
         boolean noconnect = false;
@@ -166,7 +175,9 @@ public final class ErlangProcessBifs implements BifModule {
     }
 
     private static ErlProcess spawnFun(ErlProcess p, Term f, SpawnOptions o) {
-        if (!(f instanceof EFun fun) || fun.arity() != 0) throw ErlangException.badarg();
+        if (!(f instanceof EFun fun)) throw ErlangException.badarg();
+        // As erlang.erl: any fun is spawned as erlang:apply(F, []); a wrong arity fails in the new process.
+        if (fun.arity() != 0) return p.vm.processes.spawn(p, EAtom.of("erlang"), EAtom.of("apply"), new Term[] {f, ENil.NIL}, o);
         return p.vm.processes.spawnFun(p, fun, o);
     }
 
@@ -174,6 +185,13 @@ public final class ErlangProcessBifs implements BifModule {
         Term[] args = ECons.toArray(a);
         if (!(m instanceof EAtom ma) || !(f instanceof EAtom fa) || args == null) throw ErlangException.badarg();
         return p.vm.processes.spawn(p, ma, fa, args, o);
+    }
+
+    /** spawn_request's spawn: spawn_opt options; req[0] gets the request id (the monitor reference if monitored). */
+    static Term spawnOptRequest(ErlProcess p, Term optList, Term m, Term f, Term a, ERef[] req) {
+        Term r = spawnOptResult(p, optList, so -> spawnMfa(p, m, f, a, so));
+        req[0] = r instanceof ETuple t ? (ERef) t.get(1) : p.vm.makeRef();
+        return r;
     }
 
     private static Term spawnOptResult(ErlProcess p, Term optList, java.util.function.Function<SpawnOptions, ErlProcess> spawn) {
@@ -186,8 +204,15 @@ public final class ErlangProcessBifs implements BifModule {
             else if (o == MONITOR) monitor = true;
             else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == PRIORITY && t.get(1) instanceof EAtom pr
                     && java.util.Set.of("low", "normal", "high", "max").contains(pr.name)) so.priority = pr;
-            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == MONITOR && ECons.toArray(t.get(1)) != null) monitor = true;
+            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == MONITOR && ECons.toArray(t.get(1)) != null) {
+                monitor = true;
+                for (Term mo : ECons.toArray(t.get(1))) {
+                    if (mo instanceof ETuple mt && mt.arity() == 2 && mt.get(0) == EAtom.of("tag")) so.monitorTag = mt.get(1);
+                    else throw ErlangException.badarg();
+                }
+            }
             else if (!heapOption(o)) throw ErlangException.badarg();
+            else if (o instanceof ETuple t && t.get(0) == MQD) so.messageQueueData = (EAtom) t.get(1);
         }
         if (monitor) so.monitorRef = p.vm.makeRef();
         ErlProcess child = spawn.apply(so);
@@ -399,6 +424,13 @@ public final class ErlangProcessBifs implements BifModule {
         throw ErlangException.badarg();
     }
 
+    private static Term saveCalls(ErlProcess q, Term value) {
+        if (!(value instanceof ESmall v) || v.value < 0 || v.value > 10000) throw ErlangException.badarg();
+        int old = q.saveCalls;
+        q.saveCalls = (int) v.value;
+        return ESmall.of(old);
+    }
+
     private static Term processFlag(ErlProcess p, Term flag, Term value) {
         if (flag == EAtom.of("monitor_nodes") || flag instanceof ETuple t && t.arity() == 2 && t.get(0) == EAtom.of("monitor_nodes")) {
             if (value != EAtom.TRUE && value != EAtom.FALSE) throw ErlangException.badarg();
@@ -425,8 +457,19 @@ public final class ErlangProcessBifs implements BifModule {
         if (flag instanceof EAtom a) {
             switch (a.name) {
                 case "min_heap_size", "min_bin_vheap_size", "max_heap_size", "fullsweep_after" -> { return ESmall.of(233); }
-                case "message_queue_data" -> { return EAtom.of("on_heap"); }
-                case "sensitive", "save_calls" -> { return EAtom.FALSE; }
+                case "message_queue_data" -> {
+                    if (value != EAtom.of("on_heap") && value != EAtom.of("off_heap")) throw ErlangException.badarg();
+                    EAtom old = p.messageQueueData;
+                    p.messageQueueData = (EAtom) value;
+                    return old;
+                }
+                case "sensitive" -> {
+                    if (value != EAtom.TRUE && value != EAtom.FALSE) throw ErlangException.badarg();
+                    boolean old = p.sensitive;
+                    p.sensitive = value == EAtom.TRUE;
+                    return EAtom.of(old);
+                }
+                case "save_calls" -> { return saveCalls(p, value); }
                 default -> {}
             }
         }

@@ -61,7 +61,8 @@ final class ProcessInfo {
                     ? ETuple.of(q.module.name, q.module.functionAt(q.pc).name, ESmall.of(q.module.functionAt(q.pc).arity))
                     : q.initialCall;
             case "initial_call" -> q.initialCall;
-            case "status" -> EAtom.of(q == self ? "running" : q.status() == ErlProcess.WAITING ? "waiting" : "runnable");
+            case "status" -> EAtom.of(q == self ? "running" : q.suspended() ? "suspended"
+                    : q.status() == ErlProcess.WAITING ? "waiting" : "runnable");
             case "message_queue_len" -> ESmall.of(q.messageQueueLen());
             // Another process's mailbox is read without stopping it (nodes are immutable once
             // linked, so the walk is safe but may miss what it has not yet taken from its inbox).
@@ -95,7 +96,7 @@ final class ProcessInfo {
             case "memory" -> ESmall.of(2_800);
             case "garbage_collection" -> ECons.of(ETuple.of(EAtom.of("min_heap_size"), ESmall.of(233)), ETuple.of(EAtom.of("fullsweep_after"), ESmall.of(65535)));
             case "suspending" -> ENil.NIL;
-            case "message_queue_data" -> EAtom.of("on_heap");
+            case "message_queue_data" -> q.messageQueueData;
             case "current_stacktrace" -> q == self && q.interpreter != null ? q.interpreter.currentStacktrace()
                     : q != self ? org.jbeam.interp.Exceptions.stacktraceOf(q) : ENil.NIL;
             default -> throw ErlangException.badarg();

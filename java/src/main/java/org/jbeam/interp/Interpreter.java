@@ -59,6 +59,7 @@ public final class Interpreter {
         this.reds = reductions;
         proc.interpreter = this;
         if (!Signals.drain(proc)) return exit(proc.exitReason);
+        if (proc.suspendedBy != null && proc.suspended()) { proc.interpreter = null; this.p = null; return WAITING; } // resume_process wakes it
         setCode(proc.module);
         stk = proc.stk;
         sp = proc.sp;

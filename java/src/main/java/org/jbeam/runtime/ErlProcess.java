@@ -44,6 +44,13 @@ public final class ErlProcess {
     public org.jbeam.code.Export startExport;
     /** Set by erlang:hibernate/3: while it waits at the system start, process_info shows {erlang,hibernate,3}. */
     public volatile boolean hibernated;
+    /** process_flag values jbeam keeps only to report back (one JVM heap; no call saving). */
+    public EAtom messageQueueData = EAtom.of("on_heap");
+    public boolean sensitive;
+    public volatile int saveCalls;
+    /** erlang:suspend_process: suspender → count; null when not suspended (guarded by this). */
+    public Map<EPid, Integer> suspendedBy;
+    public boolean suspended() { synchronized (this) { return suspendedBy != null; } }
     public EFun startFun;
 
     // --- mailbox: signals and messages from other threads, then a private list ---
