@@ -9,7 +9,7 @@ import org.jbeam.runtime.ProcessTable.SpawnOptions;
 import org.jbeam.term.*;
 
 /**
- * erlang:suspend_process/1,2, resume_process/1 and the local spawn_request/1..5.
+ * erlang:suspend_process/1,2, resume_process/1 and erts_internal:spawn_request/4 (spawn_request on this node).
  *
  * <p>Suspension is a count per suspending process, kept on the target; a suspended process still
  * handles signals (it can be killed) but does not run Erlang code: {@code Interpreter.run} parks it
@@ -27,18 +27,11 @@ final class ProcessControl {
         t.bif1(E, "suspend_process", (p, pid) -> suspend(p, pid, ENil.NIL));
         t.bif2(E, "suspend_process", ProcessControl::suspend);
         t.bif1(E, "resume_process", ProcessControl::resume);
-        t.bif1(E, "spawn_request", (p, f) -> spawnRequest(p, f, ENil.NIL));
-        t.bif2(E, "spawn_request", (p, a, b) -> a instanceof EAtom node
-                ? spawnRequestMfa(p, node, EAtom.of("erlang"), EAtom.of("apply"), ECons.of(b, ENil.NIL), ENil.NIL)
-                : spawnRequest(p, a, b));
-        t.bif3(E, "spawn_request", (p, a, b, c) -> a instanceof EAtom node && b instanceof EFun
-                ? spawnRequestMfa(p, node, EAtom.of("erlang"), EAtom.of("apply"), ECons.of(b, ENil.NIL), c)
-                : spawnRequestMfa(p, p.vm.thisNode, a, b, c, ENil.NIL));
-        t.bif4(E, "spawn_request", (p, a) -> a[0] instanceof EAtom node && a[1] instanceof EAtom && a[2] instanceof EAtom
-                ? spawnRequestMfa(p, node, a[1], a[2], a[3], ENil.NIL)
-                : spawnRequestMfa(p, p.vm.thisNode, a[0], a[1], a[2], a[3]));
-        t.bifN(E, "spawn_request", 5, (p, a) -> spawnRequestMfa(p, a[0], a[1], a[2], a[3], a[4]));
-        // Local requests are answered at once, so there is never one left to abandon.
+        // erlang.erl's spawn_request/1..5 end here for this node (other nodes go through
+        // erts_internal:dist_spawn_request); the result is the request id, or badopt/badarg.
+        t.bif4("erts_internal", "spawn_request", (p, a) -> spawnRequest(p, a[0], a[1], a[2], a[3]));
+        // Local requests are answered at once, so there is never one left to abandon (requests to
+        // other nodes cannot be abandoned yet either).
         t.bif1(E, "spawn_request_abandon", (p, r) -> {
             if (!(r instanceof ERef)) throw ErlangException.badarg();
             return EAtom.FALSE;
@@ -89,21 +82,14 @@ final class ProcessControl {
         return EAtom.TRUE;
     }
 
-    private static Term spawnRequest(ErlProcess p, Term f, Term opts) {
-        if (!(f instanceof EFun fun) || fun.arity() != 0) throw ErlangException.badarg();
-        return spawnRequestMfa(p, p.vm.thisNode, EAtom.of("erlang"), EAtom.of("apply"), ECons.of(f, ENil.NIL), opts);
-    }
-
     /**
      * spawn_request on this node: the reply ({spawn_reply, ReqId, ok, Pid} or the {reply_tag, T}
      * tag) is in the caller's queue before this returns; with monitor the request id is the monitor
      * reference, as in erts.
      */
-    private static Term spawnRequestMfa(ErlProcess p, Term node, Term m, Term f, Term a, Term opts) {
-        if (!(node instanceof EAtom) || !(m instanceof EAtom) || !(f instanceof EAtom) || ECons.length(a) < 0) throw ErlangException.badarg();
-        if (node != p.vm.thisNode) throw ErlangException.badarg(); // other nodes: erts_internal:dist_spawn_request via erlang.erl's path
+    private static Term spawnRequest(ErlProcess p, Term m, Term f, Term a, Term opts) {
         Term[] os = ECons.toArray(opts);
-        if (os == null) throw ErlangException.badarg();
+        if (!(m instanceof EAtom) || !(f instanceof EAtom) || ECons.length(a) < 0 || os == null) return EAtom.BADARG;
         Term tag = SPAWN_REPLY;
         String reply = "yes";
         java.util.List<Term> spawnOpts = new java.util.ArrayList<>();
@@ -118,7 +104,7 @@ final class ProcessControl {
         try {
             res = ErlangProcessBifs.spawnOptRequest(p, ECons.of(spawnOpts), m, f, a, req);
         } catch (ErlangException badOption) {
-            // erts answers a bad spawn option with an error reply, not an exception.
+            // erts answers a spawn option it does not know with an error reply, not an exception.
             ERef r = p.vm.makeRef();
             if (reply.equals("yes") || reply.equals("error_only")) p.deliver(ETuple.of(tag, r, EAtom.ERROR, EAtom.of("badopt")));
             return r;
