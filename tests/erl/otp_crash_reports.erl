@@ -76,8 +76,10 @@ gen_server_init_crash() ->
 supervisor_child() ->
     {ok, Sup} = supervisor:start_link(?MODULE, sup),
     [{c, C, worker, _}] = supervisor:which_children(Sup),
+    M = monitor(process, C),
     C ! crash,
-    timer:sleep(50),
+    receive {'DOWN', M, process, C, _} -> ok end,
+    _ = supervisor:which_children(Sup), % the supervisor has handled the 'EXIT' (and restarted c)
     unlink(Sup),
     Mon = monitor(process, Sup),
     exit(Sup, shutdown),

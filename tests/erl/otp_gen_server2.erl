@@ -6,6 +6,15 @@
          format_status/2, pl_init/2]).
 
 show(X) -> io:format("~p~n", [X]).
+%% Polls until P has hibernated (at most ~4 s): both VMs get there, each at its own pace.
+until_hibernated(P) -> until_hibernated(P, 2000).
+until_hibernated(_, 0) -> timeout;
+until_hibernated(P, N) ->
+    case process_info(P, current_function) of
+        {current_function, {erlang, hibernate, 3}} -> ok;
+        _ -> timer:sleep(2), until_hibernated(P, N - 1)
+    end.
+
 %% {'EXIT', {Reason, {gen_server, call, [Pid | Rest]}}} with the pid replaced.
 strip_pid({'EXIT', {R, {M, F, [P | A]}}}) when is_pid(P) -> {'EXIT', {R, {M, F, [pid | A]}}};
 strip_pid(X) -> X.
@@ -36,7 +45,7 @@ timeouts() ->
     show(gen_server:call(S, log)),
     %% hibernate: the process hibernates and still answers.
     show(gen_server:call(S, hibernate)),
-    timer:sleep(20),
+    until_hibernated(S),
     show(process_info(S, current_function)),
     show(gen_server:call(S, log)),
     gen_server:cast(S, {noreply_timeout, 10}),
@@ -120,7 +129,7 @@ start_returns() ->
     timer:sleep(100),
     show(gen_server:call(S, log)),
     {ok, S2} = gen_server:start(?MODULE, {init, {ok, st, hibernate}}, []),
-    timer:sleep(20),
+    until_hibernated(S2),
     show(process_info(S2, current_function)),
     show(gen_server:call(S2, log)),
     ok.
@@ -143,7 +152,7 @@ proc_lib_start() ->
     P ! stop,
     H = proc_lib:spawn(fun() -> proc_lib:hibernate(erlang, apply, [fun() -> receive X -> exit({woke, X}) end end, []]) end),
     Mon = monitor(process, H),
-    timer:sleep(20),
+    until_hibernated(H),
     show(process_info(H, current_function)),
     H ! hi,
     show(receive {'DOWN', Mon, process, H, Why} -> Why end),

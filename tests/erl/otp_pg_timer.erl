@@ -47,9 +47,9 @@ pg_tests() ->
     {Ref, Groups} = pg:monitor_scope(my_scope),
     show(maps:map(fun(_, Ps) -> names(Ps, Names) end, Groups)),
     ok = pg:join(my_scope, g3, A),
-    show(receive {Ref, join, G, Ps} -> {join, G, names(Ps, Names)} after 1000 -> none end),
+    show(receive {Ref, join, G, Ps} -> {join, G, names(Ps, Names)} after 5000 -> none end),
     ok = pg:leave(my_scope, g3, A),
-    show(receive {Ref, leave, G2, Ps2} -> {leave, G2, names(Ps2, Names)} after 1000 -> none end),
+    show(receive {Ref, leave, G2, Ps2} -> {leave, G2, names(Ps2, Names)} after 5000 -> none end),
     show(pg:demonitor(my_scope, Ref)),
     ok = pg:join(my_scope, g3, A),
     show(receive {Ref, _, _, _} -> still_notified after 100 -> quiet end),
@@ -57,7 +57,7 @@ pg_tests() ->
     {Ref2, Members} = pg:monitor(my_scope, g3),
     show(names(Members, Names)),
     A ! stop,
-    show(receive {Ref2, leave, g3, Ps3} -> {leave_on_exit, names(Ps3, Names)} after 1000 -> none end),
+    show(receive {Ref2, leave, g3, Ps3} -> {leave_on_exit, names(Ps3, Names)} after 5000 -> none end),
     show(pg:demonitor(my_scope, Ref2)),
     show(lists:sort(pg:which_groups(my_scope))),
     %% The default scope is started by kernel only when configured; start it here.
@@ -75,16 +75,16 @@ pg_tests() ->
 timer_tests() ->
     Me = self(),
     {ok, T1} = timer:apply_after(20, ?MODULE, work, [Me]),
-    show(receive {worked, X} -> X after 1000 -> none end),
+    show(receive {worked, X} -> X after 5000 -> none end),
     show(timer:cancel(T1)),
     {ok, T2} = timer:apply_after(5000, ?MODULE, work, [Me]),
     show(timer:cancel(T2)),
     show(receive {worked, _} -> fired_anyway after 100 -> cancelled end),
     {ok, T3} = timer:send_after(10, hello),
-    show(receive hello -> got_hello after 1000 -> none end),
+    show(receive hello -> got_hello after 5000 -> none end),
     _ = T3,
     {ok, T4} = timer:send_after(10, Me, {to, me}),
-    show(receive {to, me} -> got_to_me after 1000 -> none end),
+    show(receive {to, me} -> got_to_me after 5000 -> none end),
     _ = T4,
     {ok, TI} = timer:send_interval(15, tick),
     show(count(tick, 3)),
@@ -112,14 +112,14 @@ timer_tests() ->
     process_flag(trap_exit, true),
     P = spawn_link(fun idle/0),
     {ok, _} = timer:exit_after(10, P, bye),
-    show(receive {'EXIT', P, R} -> {exit_after, R} after 1000 -> none end),
+    show(receive {'EXIT', P, R} -> {exit_after, R} after 5000 -> none end),
     P2 = spawn_link(fun() -> process_flag(trap_exit, true), idle() end),
     {ok, _} = timer:kill_after(10, P2),
-    show(receive {'EXIT', P2, R2} -> {kill_after, R2} after 1000 -> none end),
+    show(receive {'EXIT', P2, R2} -> {kill_after, R2} after 5000 -> none end),
     ok.
 
 work(Pid) -> Pid ! {worked, 42}.
 tick(Pid, Msg) -> Pid ! Msg.
 count(_, 0) -> all;
-count(M, N) -> receive M -> count(M, N - 1) after 1000 -> {missing, N} end.
+count(M, N) -> receive M -> count(M, N - 1) after 5000 -> {missing, N} end.
 flush(M) -> receive M -> flush(M) after 0 -> ok end.

@@ -68,14 +68,12 @@ simple() ->
     show(supervisor:delete_child(Sup, C2)),
     show(supervisor:restart_child(Sup, C2)),
     %% A crashing temporary... the spec is transient: a normal exit is not restarted, a crash is.
-    C2 ! {exit, normal},
-    timer:sleep(20),
+    exit_and_wait(C2, normal),
     show({after_normal, supervisor:count_children(Sup)}),
     {ok, C3} = supervisor:start_child(Sup, [three]),
     Mon = monitor(process, C3),
     C3 ! {exit, crash},
     receive {'DOWN', Mon, process, C3, crash} -> ok end,
-    timer:sleep(20),
     show({after_crash, supervisor:count_children(Sup)}),
     [{undefined, C4, worker, _}] = supervisor:which_children(Sup),
     show({restarted_args, gen_call(C4, name), C4 =/= C3}),
@@ -125,8 +123,9 @@ intensity() ->
     {ok, Sup} = supervisor:start_link(?MODULE, intensity),
     Crash = fun() ->
                     [{c, P, _, _}] = supervisor:which_children(Sup),
+                    M = monitor(process, P),
                     exit(P, boom),
-                    timer:sleep(20)
+                    receive {'DOWN', M, process, P, _} -> ok end
             end,
     Crash(), Crash(),
     show({still_alive, is_process_alive(Sup)}),
@@ -171,8 +170,7 @@ auto_shutdown() ->
     show(receive {'EXIT', Sup, R} -> {auto_any, R} after 2000 -> timeout end),
     {ok, Sup2} = supervisor:start_link(?MODULE, {auto, all_significant}),
     [{s1, A1, _, _}] = [C || {s1, _, _, _} = C <- supervisor:which_children(Sup2)],
-    A1 ! {exit, normal},
-    timer:sleep(20),
+    exit_and_wait(A1, normal),
     show({all_one_gone, is_process_alive(Sup2), supervisor:count_children(Sup2)}),
     [{s2, A2, _, _}] = [C || {s2, _, _, _} = C <- supervisor:which_children(Sup2)],
     A2 ! {exit, normal},
@@ -187,6 +185,12 @@ bad_specs() ->
     show(supervisor:start_link(?MODULE, dup_ids)),
     show(receive {'EXIT', _, R2} -> {start_exit, R2} after 500 -> no_exit end),
     ok.
+
+%% The child exits; once its 'DOWN' is here, the supervisor has its 'EXIT' ahead of our next call.
+exit_and_wait(P, Why) ->
+    M = monitor(process, P),
+    P ! {exit, Why},
+    receive {'DOWN', M, process, P, Why} -> ok end.
 
 gen_call(P, Msg) -> P ! {call, self(), Msg}, receive {reply, P, R} -> R after 1000 -> timeout end.
 

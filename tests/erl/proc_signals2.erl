@@ -18,7 +18,12 @@ main() ->
     ok.
 
 idle() -> receive after infinity -> ok end.
-sync(P) -> Ref = monitor(process, P), demonitor(Ref, [flush]).
+%% Returns once P is dead.
+sync(P) -> Ref = monitor(process, P), receive {'DOWN', Ref, process, P, _} -> ok end.
+%% Until F() is true (polled; both VMs get there, at their own pace).
+until(F) -> until(F, 2000).
+until(_, 0) -> timeout;
+until(F, N) -> case F() of true -> ok; false -> timer:sleep(2), until(F, N - 1) end.
 %% Pids replaced by the atom pid: what a queue held without its pids.
 anon(P) when is_pid(P) -> pid;
 anon(L) when is_list(L) -> [anon(X) || X <- L];
@@ -69,7 +74,7 @@ links() ->
     receive linked -> ok end,
     P ! go,
     sync(P),
-    timer:sleep(10),
+    ok = until(fun() -> lists:member({'EXIT', P, bye}, element(2, process_info(self(), messages))) end),
     show({unlink, unlink(P)}),
     show(receive {'EXIT', P, Why} -> {pending_exit_kept, Why} after 50 -> pending_exit_removed end),
     %% Link then unlink before the other dies: no message.
@@ -84,6 +89,14 @@ links() ->
     show(flush_exits(R2)),
     process_flag(trap_exit, false),
     ok.
+
+%% Until the 'DOWN' for Ref is in our queue (not taken): demonitor then finds the monitor gone.
+wait_queued(Ref) ->
+    {messages, Ms} = process_info(self(), messages),
+    case lists:keymember(Ref, 2, Ms) of
+        true -> ok;
+        false -> timer:sleep(5), wait_queued(Ref)
+    end.
 
 flush_exits(P) -> receive {'EXIT', P, W} -> [W | flush_exits(P)] after 50 -> [] end.
 
@@ -107,13 +120,13 @@ monitors() ->
     show(demonitor(M3)),
     M4 = monitor(process, Q),
     exit(Q, kill),
-    timer:sleep(20),
+    wait_queued(M4),
     show(demonitor(M4, [info])),
     show(receive {'DOWN', M4, _, _, _} -> down_still_there after 0 -> no_down end),
     Q2 = spawn(fun idle/0),
     M5 = monitor(process, Q2),
     exit(Q2, kill),
-    timer:sleep(20),
+    wait_queued(M5),
     show(demonitor(M5, [flush, info])),
     show(receive {'DOWN', M5, _, _, _} -> down_still_there after 0 -> flushed end),
     show(t(fun() -> demonitor(M5, [bad]) end)),
@@ -150,10 +163,11 @@ infos() ->
     show(process_info(P, links) =:= {links, [Me]}),
     show(process_info(P, monitored_by) =:= {monitored_by, [Me]}),
     show(process_info(P, monitors)),
+    %% P wakes for m1, m2 and waits again; jbeam reads another process's mailbox without stopping
+    %% it, so wait until P has taken them in.
+    ok = until(fun() -> process_info(P, [status, messages]) =:= [{status, waiting}, {messages, [m1, m2]}] end),
     show(process_info(P, status)),
     show(process_info(P, current_function)),
-    %% jbeam reads another process's mailbox without stopping it: give P time to take m1, m2 in.
-    timer:sleep(20),
     show(process_info(P, messages)),
     show(process_info(P, [message_queue_len, trap_exit, registered_name])),
     show(process_info(self(), registered_name)),
@@ -263,7 +277,7 @@ aliases() ->
 hibernation() ->
     Me = self(),
     P = spawn(fun() -> put(kept, yes), erlang:hibernate(?MODULE, wake, [Me]) end),
-    timer:sleep(20),
+    ok = until(fun() -> process_info(P, current_function) =:= {current_function, {erlang, hibernate, 3}} end),
     show(process_info(P, [current_function, status, message_queue_len])),
     P ! hello,
     show(receive {woke, M, D} -> {M, D} after 1000 -> none end),
