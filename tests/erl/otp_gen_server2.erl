@@ -6,6 +6,16 @@
          format_status/2, pl_init/2]).
 
 show(X) -> io:format("~p~n", [X]).
+%% Polls until the server's log holds N timeout entries. A system message restarts a gen_server
+%% timeout, so the polls are further apart (50 ms) than the timeouts tested (10-30 ms).
+until_timeouts(S, N) -> until_timeouts(S, N, 100).
+until_timeouts(_, _, 0) -> timeout;
+until_timeouts(S, N, K) ->
+    case length([x || timeout <- sys:get_state(S)]) >= N of
+        true -> ok;
+        false -> timer:sleep(50), until_timeouts(S, N, K - 1)
+    end.
+
 %% Polls until P has hibernated (at most ~4 s): both VMs get there, each at its own pace.
 until_hibernated(P) -> until_hibernated(P, 2000).
 until_hibernated(_, 0) -> timeout;
@@ -36,7 +46,7 @@ timeouts() ->
     {ok, S} = gen_server:start_link(?MODULE, [], []),
     %% {reply, R, S, 30}: no message within 30 ms gives handle_info(timeout).
     show(gen_server:call(S, {reply_timeout, 30})),
-    timer:sleep(100),
+    until_timeouts(S, 1),
     show(gen_server:call(S, log)),
     %% A message before the timeout cancels it.
     show(gen_server:call(S, {reply_timeout, 200})),
@@ -49,11 +59,11 @@ timeouts() ->
     show(process_info(S, current_function)),
     show(gen_server:call(S, log)),
     gen_server:cast(S, {noreply_timeout, 10}),
-    timer:sleep(100),
+    until_timeouts(S, 2),
     show(gen_server:call(S, log)),
     %% {timeout, T, Msg} style: the returned timeout is the plain 'timeout' message.
     S ! {info_timeout, 10},
-    timer:sleep(100),
+    until_timeouts(S, 3),
     show(gen_server:call(S, log)),
     %% call timeouts: the caller exits with {timeout, {gen_server, call, ...}}.
     show(strip_pid(catch gen_server:call(S, {sleep, 200}, 20))),
@@ -126,7 +136,7 @@ start_returns() ->
     show(gen_server:start_link(?MODULE, {init, ignore}, [])),
     show(receive {'EXIT', _, R2} -> {ignore_exit, R2} after 500 -> no_exit end),
     {ok, S} = gen_server:start(?MODULE, {init, {ok, st, 20}}, []),
-    timer:sleep(100),
+    until_timeouts(S, 1),
     show(gen_server:call(S, log)),
     {ok, S2} = gen_server:start(?MODULE, {init, {ok, st, hibernate}}, []),
     until_hibernated(S2),

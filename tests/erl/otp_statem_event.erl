@@ -18,23 +18,23 @@ main() ->
 
 statem() ->
     {ok, S} = gen_statem:start_link(?MODULE, [], []),
-    %% state_timeout fires in 'waiting' after 30 ms and moves to 'expired'.
+    %% state_timeout (200 ms) fires in 'waiting': it logs the event and stays.
     show(gen_statem:call(S, {goto, waiting})),
-    timer:sleep(100),
+    wait_log(S),
     show(gen_statem:call(S, state)),
     %% Leaving the state cancels its state_timeout.
     show(gen_statem:call(S, {goto, waiting})),
     show(gen_statem:call(S, {goto, idle})),
-    timer:sleep(100),
+    timer:sleep(300),
     show(gen_statem:call(S, state)),
     %% An event timeout is cancelled by any event; a generic timeout is not.
-    show(gen_statem:call(S, {arm, event_timeout, 40})),
+    show(gen_statem:call(S, {arm, event_timeout, 300})),
     show(gen_statem:call(S, ping)),
-    timer:sleep(100),
+    timer:sleep(400),
     show(gen_statem:call(S, log)),
     show(gen_statem:call(S, {arm, generic, 40})),
     show(gen_statem:call(S, ping)),
-    timer:sleep(100),
+    wait_log(S),
     show(gen_statem:call(S, log)),
     %% Postpone: 'later' events in idle are postponed until the state changes.
     gen_statem:cast(S, {later, 1}),
@@ -66,6 +66,15 @@ statem_errors() ->
     show(is_process_alive(S)),
     show(catch gen_statem:call(no_such_statem, x)),
     ok.
+
+%% Polls (without taking it) until the machine has logged an event.
+wait_log(S) -> wait_log(S, 2000).
+wait_log(_, 0) -> timeout;
+wait_log(S, N) ->
+    case sys:get_state(S) of
+        {_, #{log := [_ | _]}} -> ok;
+        _ -> timer:sleep(2), wait_log(S, N - 1)
+    end.
 
 strip({'EXIT', {R, {M, F, [P | A]}}}) when is_pid(P) -> {'EXIT', {R, {M, F, [pid | A]}}};
 strip(X) -> X.
@@ -126,7 +135,7 @@ init(bad_init) -> {error, nope};
 init(crash_init) -> error(init_crash).
 
 handle_event(enter, Old, New, D = #{enters := En}) ->
-    Actions = case New of waiting -> [{state_timeout, 30, expire}]; _ -> [] end,
+    Actions = case New of waiting -> [{state_timeout, 200, expire}]; _ -> [] end,
     {keep_state, D#{enters := [{Old, New} | En]}, Actions};
 handle_event({call, From}, {goto, St}, _S, D) -> {next_state, St, D, [{reply, From, {ok, St}}]};
 handle_event({call, From}, state, S, _D) -> {keep_state_and_data, [{reply, From, S}]};
