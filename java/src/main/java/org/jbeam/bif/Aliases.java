@@ -11,8 +11,15 @@ import org.jbeam.term.*;
  * process that created it. OTP 25's gen_server:call replies through one.
  */
 public final class Aliases {
+    /**
+     * How an alias ends besides unalias/1. EXPLICIT (no entry): only unalias; REPLY: the first message
+     * through it; DEMONITOR: with its monitor (demonitor or 'DOWN'); REPLY_DEMONITOR: both, and the
+     * first message also removes the monitor.
+     */
+    public enum Mode { REPLY, DEMONITOR, REPLY_DEMONITOR }
+
     private final ConcurrentHashMap<ERef, EPid> active = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<ERef, Boolean> replyOnly = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<ERef, Mode> modes = new ConcurrentHashMap<>();
 
     static boolean replyOnly(Term opts) {
         Term[] os = ECons.toArray(opts);
@@ -27,24 +34,44 @@ public final class Aliases {
 
     public ERef create(ErlProcess p, boolean reply) {
         ERef r = p.vm.makeRef();
-        activate(r, p.pid, reply);
+        activate(r, p.pid, reply ? Mode.REPLY : null);
         return r;
     }
 
-    public void activate(ERef r, EPid pid, boolean reply) {
+    /** Activates {@code r} for {@code pid}; {@code mode} null: until unalias/1. */
+    public void activate(ERef r, EPid pid, Mode mode) {
         active.put(r, pid);
-        if (reply) replyOnly.put(r, true);
+        if (mode != null) modes.put(r, mode);
     }
 
+    /** unalias/1. */
     public boolean remove(ERef r, EPid owner) {
-        replyOnly.remove(r);
-        return active.remove(r, owner);
+        boolean was = active.remove(r, owner);
+        if (was) modes.remove(r);
+        return was;
     }
 
-    /** The process a message to {@code r} goes to, or null (inactive alias: dropped). */
+    /** The monitor {@code r} is gone (demonitor, 'DOWN'): its alias goes too unless explicit_unalias. */
+    public void monitorGone(ERef r, EPid owner) {
+        Mode m = modes.get(r);
+        if (m == Mode.DEMONITOR || m == Mode.REPLY_DEMONITOR) remove(r, owner);
+    }
+
+    /**
+     * The process a message to {@code r} goes to, or null (inactive alias: dropped). A reply-once
+     * alias is consumed here; for reply_demonitor the owner also drops the monitor, by a signal
+     * queued ahead of the message so the owner sees the monitor gone once it has the reply.
+     */
     public EPid target(ERef r) {
         EPid pid = active.get(r);
-        if (pid != null && replyOnly.remove(r) != null) active.remove(r);
+        if (pid == null) return null;
+        Mode m = modes.get(r);
+        if (m == Mode.REPLY || m == Mode.REPLY_DEMONITOR) {
+            if (!active.remove(r, pid)) return null; // a concurrent sender used it up
+            modes.remove(r);
+            if (m == Mode.REPLY_DEMONITOR && pid.process instanceof ErlProcess owner)
+                owner.deliver(new org.jbeam.runtime.Signals.Apply(q -> ErlangProcessBifs.dropMonitor(q, r)));
+        }
         return pid;
     }
 }

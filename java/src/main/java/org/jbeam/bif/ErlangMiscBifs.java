@@ -72,10 +72,8 @@ public final class ErlangMiscBifs implements BifModule {
         t.bif0(E, "system_monitor", p -> EAtom.UNDEFINED);
         t.bif2(E, "system_monitor", (p, a, b) -> EAtom.UNDEFINED);
         t.bif0(E, "system_profile", p -> EAtom.UNDEFINED);
-        t.bif1(E, "suspend_process", (p, pid) -> EAtom.TRUE);
-        t.bif2(E, "suspend_process", (p, pid, o) -> EAtom.TRUE);
-        t.bif1(E, "resume_process", (p, pid) -> EAtom.TRUE);
-        t.bif3(E, "send_nosuspend", (p, d, m, o) -> { p.vm.send(p, d, m); return EAtom.TRUE; });
+        ProcessControl.register(t);
+        t.bif3(E, "send_nosuspend", (p, d, m, o) -> EAtom.of(ErlangProcessBifs.send3(p, d, m, o) == EAtom.OK));
         t.bif2(E, "send_nosuspend", (p, d, m) -> { p.vm.send(p, d, m); return EAtom.TRUE; });
     }
 

@@ -29,7 +29,7 @@ public final class ErlangProcessBifs implements BifModule {
         t.bifN(E, "spawn_opt", 4, (p, a) -> spawnOptResult(p, a[3], so -> spawnMfa(p, a[0], a[1], a[2], so)));
         t.bif1(E, "link", ErlangProcessBifs::link);
         t.bif1(E, "unlink", ErlangProcessBifs::unlink);
-        t.bif2(E, "monitor", ErlangProcessBifs::monitor);
+        t.bif2(E, "monitor", (p, type, item) -> monitor(p, type, item, EAtom.DOWN));
         t.bif3(E, "monitor", ErlangProcessBifs::monitor3);
         t.bif1(E, "demonitor", (p, r) -> demonitor(p, r, ENil.NIL));
         t.bif2(E, "demonitor", ErlangProcessBifs::demonitor);
@@ -54,10 +54,18 @@ public final class ErlangProcessBifs implements BifModule {
         });
         t.bif0(E, "registered", p -> ECons.of(p.vm.registry.names()));
         t.bif2(E, "send", (p, d, m) -> { p.vm.send(p, d, m); return m; });
-        t.bif3(E, "send", (p, d, m, o) -> { p.vm.send(p, d, m); return EAtom.OK; });
+        t.bif3(E, "send", ErlangProcessBifs::send3);
         t.bif2(E, "!", (p, d, m) -> { p.vm.send(p, d, m); return m; });
         t.bif0(E, "make_ref", p -> p.vm.makeRef());
         t.bif2(E, "process_flag", ErlangProcessBifs::processFlag);
+        // process_flag/3 (erlang.erl wraps this): only save_calls may be set on another process;
+        // the atom badarg makes the wrapper raise badarg with error info, as erts.
+        t.bif3("erts_internal", "process_flag", (p, pid, flag, value) -> {
+            if (!(pid instanceof EPid x) || flag != SAVE_CALLS || !(value instanceof ESmall v) || v.value < 0 || v.value > 10000)
+                return EAtom.of("badarg");
+            if (!(p.vm.resolve(x) instanceof ErlProcess q) || !q.isAlive()) return EAtom.of("badarg");
+            return saveCalls(q, value);
+        });
         t.bif0(E, "group_leader", p -> p.groupLeader);
         t.bif2(E, "group_leader", (p, gl, pid) -> {
             if (!(gl instanceof EPid g) || !(pid instanceof EPid target)) throw ErlangException.badarg();
@@ -96,6 +104,34 @@ public final class ErlangProcessBifs implements BifModule {
     }
 
     private static final EAtom ERROR_INFO = EAtom.ERROR_INFO;
+    private static final EAtom MQD = EAtom.of("message_queue_data"), SAVE_CALLS = EAtom.of("save_calls");
+    private static final EAtom NOCONNECT = EAtom.of("noconnect"), NOSUSPEND = EAtom.of("nosuspend");
+
+    /**
+     * erlang:send/3. Options are nosuspend and noconnect only (else badarg). Sends never suspend
+     * here, so nosuspend changes nothing; with noconnect a message to a node with no connection (up
+     * or pending) is not sent and the result is noconnect.
+     */
+    static Term send3(ErlProcess p, Term dest, Term msg, Term opts) {
+        Term[] os = ECons.toArray(opts);
+        if (os == null) throw ErlangException.badarg();
+        boolean noconnect = false;
+        for (Term o : os) {
+            if (o == NOCONNECT) noconnect = true;
+            else if (o != NOSUSPEND) throw ErlangException.badarg();
+        }
+        if (noconnect) {
+            EAtom node = dest instanceof EPid pid && pid.node != p.vm.nodeName ? pid.node
+                    : dest instanceof ERef r && r.node != p.vm.nodeName ? r.node
+                    : dest instanceof ETuple t && t.arity() == 2 && t.get(0) instanceof EAtom && t.get(1) instanceof EAtom n
+                            && n != p.vm.thisNode ? n : null;
+            // Only a send that would have to start a connection is refused: gen:call monitors a
+            // remote name first (which starts connecting) and then sends with noconnect.
+            if (node != null && !p.vm.dist.hasConnection(node)) return NOCONNECT;
+        }
+        p.vm.send(p, dest, msg);
+        return EAtom.OK;
+    }
 
     /** erlang:error/2,3: the caller's frame shows Args (and error_info from the options). */
     private static ErlangException errorWithArgs(Term reason, Term args, Term opts) {
@@ -121,7 +157,9 @@ public final class ErlangProcessBifs implements BifModule {
     }
 
     private static ErlProcess spawnFun(ErlProcess p, Term f, SpawnOptions o) {
-        if (!(f instanceof EFun fun) || fun.arity() != 0) throw ErlangException.badarg();
+        if (!(f instanceof EFun fun)) throw ErlangException.badarg();
+        // As erlang.erl: any fun is spawned as erlang:apply(F, []); a wrong arity fails in the new process.
+        if (fun.arity() != 0) return p.vm.processes.spawn(p, EAtom.of("erlang"), EAtom.of("apply"), new Term[] {f, ENil.NIL}, o);
         return p.vm.processes.spawnFun(p, fun, o);
     }
 
@@ -129,6 +167,13 @@ public final class ErlangProcessBifs implements BifModule {
         Term[] args = ECons.toArray(a);
         if (!(m instanceof EAtom ma) || !(f instanceof EAtom fa) || args == null) throw ErlangException.badarg();
         return p.vm.processes.spawn(p, ma, fa, args, o);
+    }
+
+    /** spawn_request's spawn: spawn_opt options; req[0] gets the request id (the monitor reference if monitored). */
+    static Term spawnOptRequest(ErlProcess p, Term optList, Term m, Term f, Term a, ERef[] req) {
+        Term r = spawnOptResult(p, optList, so -> spawnMfa(p, m, f, a, so));
+        req[0] = r instanceof ETuple t ? (ERef) t.get(1) : p.vm.makeRef();
+        return r;
     }
 
     private static Term spawnOptResult(ErlProcess p, Term optList, java.util.function.Function<SpawnOptions, ErlProcess> spawn) {
@@ -141,8 +186,15 @@ public final class ErlangProcessBifs implements BifModule {
             else if (o == MONITOR) monitor = true;
             else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == PRIORITY && t.get(1) instanceof EAtom pr
                     && java.util.Set.of("low", "normal", "high", "max").contains(pr.name)) so.priority = pr;
-            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == MONITOR && ECons.toArray(t.get(1)) != null) monitor = true;
+            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == MONITOR && ECons.toArray(t.get(1)) != null) {
+                monitor = true;
+                for (Term mo : ECons.toArray(t.get(1))) {
+                    if (mo instanceof ETuple mt && mt.arity() == 2 && mt.get(0) == EAtom.of("tag")) so.monitorTag = mt.get(1);
+                    else throw ErlangException.badarg();
+                }
+            }
             else if (!heapOption(o)) throw ErlangException.badarg();
+            else if (o instanceof ETuple t && t.get(0) == MQD) so.messageQueueData = (EAtom) t.get(1);
         }
         if (monitor) so.monitorRef = p.vm.makeRef();
         ErlProcess child = spawn.apply(so);
@@ -219,30 +271,37 @@ public final class ErlangProcessBifs implements BifModule {
     private static final EAtom ALIAS = EAtom.of("alias"), TAG = EAtom.of("tag"), EXPLICIT_UNALIAS = EAtom.of("explicit_unalias"),
             DEMONITOR = EAtom.of("demonitor"), REPLY_DEMONITOR = EAtom.of("reply_demonitor");
 
-    /** monitor/3: options {alias, explicit_unalias | demonitor | reply_demonitor} and {tag, _}. */
+    /**
+     * monitor/3: options {alias, explicit_unalias | demonitor | reply_demonitor} and {tag, T}. The
+     * list is walked in place (gen_server:call passes [{alias, demonitor}] on every call).
+     */
     private static Term monitor3(ErlProcess p, Term type, Term item, Term opts) {
         EAtom alias = null;
+        Term tag = EAtom.DOWN;
         Term l = opts;
         for (; l instanceof ECons c; l = c.tail) {
             if (c.head instanceof ETuple ot && ot.arity() == 2 && ot.get(0) == ALIAS
                     && (ot.get(1) == EXPLICIT_UNALIAS || ot.get(1) == DEMONITOR || ot.get(1) == REPLY_DEMONITOR)) alias = (EAtom) ot.get(1);
-            else if (!(c.head instanceof ETuple ot2 && ot2.arity() == 2 && ot2.get(0) == TAG)) throw ErlangException.badarg();
+            else if (c.head instanceof ETuple ot2 && ot2.arity() == 2 && ot2.get(0) == TAG) tag = ot2.get(1);
+            else throw ErlangException.badarg();
         }
         if (l != ENil.NIL) throw ErlangException.badarg();
-        Term ref = monitor(p, type, item);
-        if (alias != null) p.vm.aliases.activate((ERef) ref, p.pid, alias == REPLY_DEMONITOR);
+        Term ref = monitor(p, type, item, tag);
+        if (alias != null) p.vm.aliases.activate((ERef) ref, p.pid,
+                alias == REPLY_DEMONITOR ? Aliases.Mode.REPLY_DEMONITOR : alias == DEMONITOR ? Aliases.Mode.DEMONITOR : null);
         return ref;
     }
 
-    private static Term monitor(ErlProcess p, Term type, Term item) {
-        if (type == PORT) return monitorPort(p, item);
+    /** monitor/2,3; {@code tag} replaces 'DOWN' in the message (monitor/3's {tag, T}). */
+    private static Term monitor(ErlProcess p, Term type, Term item, Term tag) {
+        if (type == PORT) return monitorPort(p, item, tag);
         if (type != EAtom.PROCESS) throw ErlangException.badarg();
         ERef ref = p.vm.makeRef();
         Term name = item;
         EPid target;
-        if (item instanceof EPid pid && pid.node != p.vm.nodeName) return monitorRemote(p, ref, pid.node, pid, pid);
+        if (item instanceof EPid pid && pid.node != p.vm.nodeName) return monitorRemote(p, ref, pid.node, pid, pid, tag);
         if (item instanceof ETuple tu && tu.arity() == 2 && tu.get(0) instanceof EAtom a && tu.get(1) instanceof EAtom node
-                && node != p.vm.thisNode) return monitorRemote(p, ref, node, a, item);
+                && node != p.vm.thisNode) return monitorRemote(p, ref, node, a, item, tag);
         if (item instanceof EPid pid) target = pid;
         else if (item instanceof EAtom a) {
             Term w = p.vm.registry.whereis(a);
@@ -253,7 +312,7 @@ public final class ErlangProcessBifs implements BifModule {
             target = w instanceof EPid wp ? wp : null;
         } else throw ErlangException.badarg();
         if (p.pid.equals(target)) return ref; // monitoring oneself creates no monitor, as in OTP
-        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target, name, false);
+        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target, name, false, tag);
         ErlProcess other = target == null ? null : p.vm.resolve(target);
         boolean alive = false;
         if (other != null) synchronized (other) {
@@ -261,7 +320,7 @@ public final class ErlangProcessBifs implements BifModule {
             if (alive) other.monitoredBy.put(ref, mon);
         }
         if (!alive) {
-            p.deliver(ETuple.of(EAtom.DOWN, ref, EAtom.PROCESS, name, EAtom.NOPROC));
+            p.deliver(ETuple.of(tag, ref, EAtom.PROCESS, name, EAtom.NOPROC));
             return ref;
         }
         p.monitors.put(ref, mon);
@@ -269,27 +328,27 @@ public final class ErlangProcessBifs implements BifModule {
     }
 
     /** A monitor on a process of another node; DOWN noconnection at once if the node cannot be reached. */
-    private static Term monitorRemote(ErlProcess p, ERef ref, EAtom node, Term target, Term name) {
-        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target instanceof EPid t ? t : null, name, false);
+    private static Term monitorRemote(ErlProcess p, ERef ref, EAtom node, Term target, Term name, Term tag) {
+        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target instanceof EPid t ? t : null, name, false, tag);
         p.monitors.put(ref, mon);
         if (!p.vm.dist.monitor(p, ref, node, target)) {
             p.monitors.remove(ref);
-            p.deliver(ETuple.of(EAtom.DOWN, ref, EAtom.PROCESS, name, EAtom.of("noconnection")));
+            p.deliver(ETuple.of(tag, ref, EAtom.PROCESS, name, EAtom.of("noconnection")));
         }
         return ref;
     }
 
     /** monitor(port, Port | Name): 'DOWN' with the port's exit reason, or noproc at once if it is not open. */
-    private static Term monitorPort(ErlProcess p, Term item) {
+    private static Term monitorPort(ErlProcess p, Term item, Term tag) {
         Term id = item instanceof EAtom a ? p.vm.registry.whereis(a) : item;
         if (!(id instanceof EPort) && !(item instanceof EAtom)) throw ErlangException.badarg();
         ERef ref = p.vm.makeRef();
         org.jbeam.runtime.Ports.Port pt = p.vm.ports.get(id);
         Term name = item instanceof EAtom a ? ETuple.of(a, p.vm.thisNode) : item;
-        p.monitors.put(ref, new ErlProcess.Monitor(ref, p.pid, id instanceof EPort ? id : null, name, false));
+        p.monitors.put(ref, new ErlProcess.Monitor(ref, p.pid, id instanceof EPort ? id : null, name, false, tag));
         if (pt == null || !p.vm.ports.monitor(pt, ref, p.pid)) {
             p.monitors.remove(ref);
-            p.deliver(ETuple.of(EAtom.DOWN, ref, PORT, name, EAtom.NOPROC));
+            p.deliver(ETuple.of(tag, ref, PORT, name, EAtom.NOPROC));
         }
         return ref;
     }
@@ -304,8 +363,18 @@ public final class ErlangProcessBifs implements BifModule {
             else throw ErlangException.badarg();
         }
         if (l != ENil.NIL) throw ErlangException.badarg();
+        ErlProcess.Monitor m = dropMonitor(p, ref);
+        // An active monitor has not delivered its 'DOWN' (drain appends it only while the monitor
+        // is still held, and drops it once removed), so only an inactive one needs the O(queue)
+        // flush; gen_server:call's demonitor(Mref, [flush]) stays O(1) with a long mailbox.
+        if (flush && m == null) p.flushDown(ref);
+        return info ? EAtom.of(m != null) : EAtom.TRUE;
+    }
+
+    /** Removes monitor {@code ref} of {@code p} (and its alias unless explicit_unalias); the monitor or null. */
+    static ErlProcess.Monitor dropMonitor(ErlProcess p, ERef ref) {
         ErlProcess.Monitor m = p.monitors.remove(ref);
-        p.vm.aliases.remove(ref, p.pid);
+        p.vm.aliases.monitorGone(ref, p.pid);
         if (m != null && m.target() instanceof EPid tp && tp.node != p.vm.nodeName) p.vm.dist.demonitor(p, ref, tp.node, tp);
         else if (m != null && m.target() == null && m.targetName() instanceof ETuple tn && tn.arity() == 2 && tn.get(1) instanceof EAtom node
                 && node != p.vm.thisNode) p.vm.dist.demonitor(p, ref, node, tn.get(0));
@@ -313,11 +382,7 @@ public final class ErlangProcessBifs implements BifModule {
             pt.monitors.remove(ref);
         else if (m != null && m.target() instanceof EPid tp && tp.process instanceof ErlProcess other)
             synchronized (other) { other.monitoredBy.remove(ref); }
-        // An active monitor has not delivered its 'DOWN' (drain appends it only while the monitor
-        // is still held, and drops it once removed), so only an inactive one needs the O(queue)
-        // flush; gen_server:call's demonitor(Mref, [flush]) stays O(1) with a long mailbox.
-        if (flush && m == null) p.flushDown(ref);
-        return info ? EAtom.of(m != null) : EAtom.TRUE;
+        return m;
     }
 
     private static Term exit2(ErlProcess p, Term target, Term reason) {
@@ -365,6 +430,13 @@ public final class ErlangProcessBifs implements BifModule {
         throw ErlangException.badarg();
     }
 
+    private static Term saveCalls(ErlProcess q, Term value) {
+        if (!(value instanceof ESmall v) || v.value < 0 || v.value > 10000) throw ErlangException.badarg();
+        int old = q.saveCalls;
+        q.saveCalls = (int) v.value;
+        return ESmall.of(old);
+    }
+
     private static Term processFlag(ErlProcess p, Term flag, Term value) {
         if (flag == EAtom.of("monitor_nodes") || flag instanceof ETuple t && t.arity() == 2 && t.get(0) == EAtom.of("monitor_nodes")) {
             if (value != EAtom.TRUE && value != EAtom.FALSE) throw ErlangException.badarg();
@@ -391,8 +463,19 @@ public final class ErlangProcessBifs implements BifModule {
         if (flag instanceof EAtom a) {
             switch (a.name) {
                 case "min_heap_size", "min_bin_vheap_size", "max_heap_size", "fullsweep_after" -> { return ESmall.of(233); }
-                case "message_queue_data" -> { return EAtom.of("on_heap"); }
-                case "sensitive", "save_calls" -> { return EAtom.FALSE; }
+                case "message_queue_data" -> {
+                    if (value != EAtom.of("on_heap") && value != EAtom.of("off_heap")) throw ErlangException.badarg();
+                    EAtom old = p.messageQueueData;
+                    p.messageQueueData = (EAtom) value;
+                    return old;
+                }
+                case "sensitive" -> {
+                    if (value != EAtom.TRUE && value != EAtom.FALSE) throw ErlangException.badarg();
+                    boolean old = p.sensitive;
+                    p.sensitive = value == EAtom.TRUE;
+                    return EAtom.of(old);
+                }
+                case "save_calls" -> { return saveCalls(p, value); }
                 default -> {}
             }
         }

@@ -23,7 +23,9 @@ final class FunInfo {
 
     static Term mfa(Term f) {
         if (f instanceof EExportFun e) return ETuple.of(e.module, e.function, ESmall.of(e.arity));
-        if (f instanceof ELocalFun l) return ETuple.of(l.module, l.function, ESmall.of(l.arity + l.freeVars.length));
+        // The fun's own arity, as OTP: the free variables are not arguments (proc_lib's
+        // '$initial_call' and crash reports show it).
+        if (f instanceof ELocalFun l) return ETuple.of(l.module, l.function, ESmall.of(l.arity));
         throw ErlangException.badarg();
     }
 

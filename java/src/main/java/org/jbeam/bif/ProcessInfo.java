@@ -15,6 +15,8 @@ final class ProcessInfo {
             "links", "dictionary", "trap_exit", "error_handler", "priority", "group_leader", "total_heap_size",
             "heap_size", "stack_size", "reductions", "garbage_collection", "suspending"};
 
+    private static final Term HIBERNATE = ETuple.of(EAtom.of("erlang"), EAtom.of("hibernate"), ESmall.of(3));
+
     private static ErlProcess target(Term pid) {
         if (!(pid instanceof EPid p)) throw ErlangException.badarg();
         return p.process instanceof ErlProcess q && q.isAlive() ? q : null;
@@ -51,17 +53,27 @@ final class ProcessInfo {
     private static Term item(ErlProcess self, ErlProcess q, EAtom a) {
         Term v = switch (a.name) {
             case "registered_name" -> q.registeredName;
-            case "current_function" -> q.module != null && q.module.functionAt(q.pc) != null
+            case "current_function" -> q == self && q.interpreter != null && q.interpreter.currentFunction() != null
+                    ? q.interpreter.currentFunction()
+                    : q.hibernated && q.module == org.jbeam.runtime.ProcessTable.SYSTEM
+                    && q.pc == org.jbeam.runtime.ProcessTable.PC_START ? HIBERNATE
+                    : q.module != null && q.module.functionAt(q.pc) != null
                     ? ETuple.of(q.module.name, q.module.functionAt(q.pc).name, ESmall.of(q.module.functionAt(q.pc).arity))
                     : q.initialCall;
             case "initial_call" -> q.initialCall;
-            case "status" -> EAtom.of(q == self ? "running" : q.status() == ErlProcess.WAITING ? "waiting" : "runnable");
-            case "message_queue_len" -> ESmall.of(q == self ? q.mailbox.size() : q.mailbox.size());
-            case "messages" -> q == self ? ECons.of(q.mailbox.messages()) : ENil.NIL;
+            case "status" -> EAtom.of(q == self ? "running" : q.suspended() ? "suspended"
+                    : q.status() == ErlProcess.WAITING ? "waiting" : "runnable");
+            case "message_queue_len" -> ESmall.of(q.messageQueueLen());
+            // Another process's mailbox is read without stopping it (nodes are immutable once
+            // linked, so the walk is safe but may miss what it has not yet taken from its inbox).
+            case "messages" -> ECons.of(q.mailbox.messages());
             case "links" -> { synchronized (q) { yield ECons.of(new ArrayList<Term>(q.links)); } }
             case "monitors" -> {
                 List<Term> l = new ArrayList<>();
-                for (ErlProcess.Monitor m : q.monitors.values()) l.add(ETuple.of(EAtom.PROCESS, m.target() == null ? m.targetName() : m.target()));
+                // By name: {Name, Node} (as given); by pid: the pid. Ports show as {port, _}.
+                for (ErlProcess.Monitor m : q.monitors.values())
+                    l.add(ETuple.of(m.target() instanceof EPort ? EAtom.of("port") : EAtom.PROCESS,
+                            m.target() == null || m.targetName() instanceof ETuple ? m.targetName() : m.target()));
                 yield ECons.of(l);
             }
             case "monitored_by" -> {
@@ -84,8 +96,9 @@ final class ProcessInfo {
             case "memory" -> ESmall.of(2_800);
             case "garbage_collection" -> ECons.of(ETuple.of(EAtom.of("min_heap_size"), ESmall.of(233)), ETuple.of(EAtom.of("fullsweep_after"), ESmall.of(65535)));
             case "suspending" -> ENil.NIL;
-            case "message_queue_data" -> EAtom.of("on_heap");
-            case "current_stacktrace" -> q == self && q.interpreter != null ? q.interpreter.currentStacktrace() : ENil.NIL;
+            case "message_queue_data" -> q.messageQueueData;
+            case "current_stacktrace" -> q == self && q.interpreter != null ? q.interpreter.currentStacktrace()
+                    : q != self ? org.jbeam.interp.Exceptions.stacktraceOf(q) : ENil.NIL;
             default -> throw ErlangException.badarg();
         };
         return ETuple.of(a, v);

@@ -145,8 +145,8 @@ public final class Distribution {
             sigs.add(new Signals.Apply(q -> {
                 for (ErlProcess.Monitor m : new ArrayList<>(q.monitors.values())) {
                     if (onNode(m, node) && q.monitors.remove(m.ref()) != null) {
-                        q.vm.aliases.remove(m.ref(), q.pid);
-                        q.mailbox.append(ETuple.of(EAtom.DOWN, m.ref(), EAtom.PROCESS, m.targetName(), NOCONNECTION));
+                        q.vm.aliases.monitorGone(m.ref(), q.pid);
+                        q.mailbox.append(ETuple.of(m.tag(), m.ref(), EAtom.PROCESS, m.targetName(), NOCONNECTION));
                     }
                 }
             }));
@@ -174,6 +174,12 @@ public final class Distribution {
             if (pub ? visible : hidden) l.add(c.node);
         }
         return l;
+    }
+
+    /** A connection to {@code node} exists, up or being set up (send/3's noconnect sends on it). */
+    public boolean hasConnection(EAtom node) {
+        DistConnection c = conns.get(node);
+        return c != null && !c.isDead();
     }
 
     public boolean isConnected(EAtom node) {

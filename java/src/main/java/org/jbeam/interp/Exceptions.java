@@ -110,12 +110,37 @@ public final class Exceptions {
     }
 
     /** process_info(self(), current_stacktrace): the calling function, then its callers. */
+    static Term currentFunction(Interpreter it) {
+        FuncInfo cur = it.mod == null ? null : it.mod.functionAt(it.pcAtCall - 1);
+        return cur == null ? null : ETuple.of(it.mod.name, cur.name, ESmall.of(cur.arity));
+    }
+
     static Term currentStacktrace(Interpreter it) {
         List<Term> frames = new ArrayList<>();
         Instr call = it.code[Math.max(0, it.pcAtCall - 1)];
         FuncInfo cur = it.mod.functionAt(it.pcAtCall - 1);
         if (cur != null) frames.add(ETuple.of(it.mod.name, cur.name, ESmall.of(cur.arity), location(it.mod, call.line)));
         callerFrames(it, frames);
+        return ECons.of(frames);
+    }
+
+    /**
+     * process_info(Other, current_stacktrace) of a process that is not running: where it will resume
+     * (e.g. the receive it waits in), then the return addresses on its stack. A running process's
+     * saved state is stale, so it shows as [] (OTP would interrupt it; we do not stop it).
+     */
+    public static Term stacktraceOf(org.jbeam.runtime.ErlProcess q) {
+        BeamModule m = q.module;
+        Term[] stk = q.stk;
+        int pc = q.pc, sp = Math.min(q.sp, stk == null ? 0 : stk.length);
+        if (m == null || stk == null || q.status() != org.jbeam.runtime.ErlProcess.WAITING) return ENil.NIL;
+        List<Term> frames = new ArrayList<>();
+        FuncInfo cur = pc >= 0 && pc < m.code.length ? m.functionAt(pc) : null;
+        if (cur != null) frames.add(ETuple.of(m.name, cur.name, ESmall.of(cur.arity), location(m, m.code[pc].line)));
+        for (int i = sp - 1; i >= 0 && frames.size() < BACKTRACE_DEPTH; i--) {
+            if (stk[i] instanceof ReturnAddr ra && ra.func != null)
+                frames.add(ETuple.of(ra.module.name, ra.func.name, ESmall.of(ra.func.arity), location(ra.module, ra.line)));
+        }
         return ECons.of(frames);
     }
 

@@ -48,6 +48,8 @@ public final class Interpreter {
 
     /** The running process's current stack trace (called from its own BIFs). */
     public Term currentStacktrace() { return Exceptions.currentStacktrace(this); }
+    /** {M, F, A} of the function making the current BIF call, or null. */
+    public Term currentFunction() { return Exceptions.currentFunction(this); }
 
     /** Current scheduler's interpreter, for BIFs that need registers (rare). */
     public Term[] xRegisters() { return x; }
@@ -57,6 +59,7 @@ public final class Interpreter {
         this.reds = reductions;
         proc.interpreter = this;
         if (!Signals.drain(proc)) return exit(proc.exitReason);
+        if (proc.suspendedBy != null && proc.suspended()) { proc.interpreter = null; this.p = null; return WAITING; } // resume_process wakes it
         setCode(proc.module);
         stk = proc.stk;
         sp = proc.sp;
@@ -544,6 +547,7 @@ public final class Interpreter {
             sp = 1; // only the exit address stays
             proc.catches = 0;
             proc.startExport = t.export;
+            proc.hibernated = true;
             setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
             Signals.drain(proc);
             if (proc.mailbox.current() != null || proc.exitReason != null) return org.jbeam.runtime.ProcessTable.PC_START;

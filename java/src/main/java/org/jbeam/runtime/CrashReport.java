@@ -19,8 +19,13 @@ final class CrashReport {
 
     static void maybeReport(Runtime vm, ErlProcess p, Term reason) {
         ErlangException ex = p.lastException;
-        if (ex == null || ex.cls != EAtom.ERROR || reason == EAtom.NORMAL) return;
-        if (!(reason instanceof ETuple t) || t.arity() != 2 || t.get(0) != ex.reason) return;
+        if (ex == null || reason == EAtom.NORMAL || !(reason instanceof ETuple t) || t.arity() != 2) return;
+        // An uncaught error exits with {Reason, Stack}, an uncaught throw with {{nocatch, Value}, Stack}:
+        // erts reports both (exit/1 is not reported).
+        boolean uncaught = ex.cls == EAtom.ERROR ? t.get(0) == ex.reason
+                : ex.cls == EAtom.THROW && t.get(0) instanceof ETuple nc && nc.arity() == 2
+                        && nc.get(0) == EAtom.of("nocatch") && nc.get(1) == ex.reason;
+        if (!uncaught) return;
         Term logger = vm.registry.whereis(EAtom.of("logger"));
         if (logger instanceof EPid lp) {
             long now = java.time.Instant.now().toEpochMilli() * 1000;

@@ -42,6 +42,15 @@ public final class ErlProcess {
     public EAtom priority = Scheduler.A_NORMAL;
     /** The initial call, consumed by the start trampoline. */
     public org.jbeam.code.Export startExport;
+    /** Set by erlang:hibernate/3: while it waits at the system start, process_info shows {erlang,hibernate,3}. */
+    public volatile boolean hibernated;
+    /** process_flag values jbeam keeps only to report back (one JVM heap; no call saving). */
+    public EAtom messageQueueData = EAtom.of("on_heap");
+    public boolean sensitive;
+    public volatile int saveCalls;
+    /** erlang:suspend_process: suspender → count; null when not suspended (guarded by this). */
+    public Map<EPid, Integer> suspendedBy;
+    public boolean suspended() { synchronized (this) { return suspendedBy != null; } }
     public EFun startFun;
 
     // --- mailbox: signals and messages from other threads, then a private list ---
@@ -141,6 +150,9 @@ public final class ErlProcess {
     /** Incremented whenever a receive timer is started or cancelled; stale timeouts are ignored. */
     public int timerGen;
 
+    /** Queued messages, including those sent but not yet taken from the inbox. */
+    public int messageQueueLen() { return mailbox.size() + inbox.pendingMessages(); }
+
     public Map<Term, Term> dict() {
         if (dictionary == null) dictionary = new HashMap<>();
         return dictionary;
@@ -149,11 +161,16 @@ public final class ErlProcess {
     /** demonitor(Ref, [flush]): drop a 'DOWN' message for Ref already received or in flight. */
     public void flushDown(ERef ref) {
         Signals.drain(this);
-        mailbox.removeIf(m -> m instanceof ETuple t && t.arity() == 5 && t.get(0) == EAtom.DOWN && t.get(1).equals(ref));
+        // Any {_, Ref, _, _, _}, as OTP: a monitor made with {tag, T} delivers {T, Ref, ...}.
+        mailbox.removeIf(m -> m instanceof ETuple t && t.arity() == 5 && t.get(1).equals(ref));
     }
 
     @Override public String toString() { return "Process" + pid; }
 
     /** A monitor: who watches whom. */
-    public record Monitor(ERef ref, EPid watcher, Term target, Term targetName, boolean alias) {}
+    public record Monitor(ERef ref, EPid watcher, Term target, Term targetName, boolean alias, Term tag) {
+        public Monitor(ERef ref, EPid watcher, Term target, Term targetName, boolean alias) {
+            this(ref, watcher, target, targetName, alias, EAtom.DOWN);
+        }
+    }
 }

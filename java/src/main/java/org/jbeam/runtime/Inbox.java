@@ -21,12 +21,13 @@ final class Inbox {
         Node(Object v) { value = v; }
     }
 
-    private static final VarHandle TAIL, NEXT;
+    private static final VarHandle TAIL, NEXT, PENDING;
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             TAIL = l.findVarHandle(Inbox.class, "tail", Node.class);
             NEXT = MethodHandles.privateLookupIn(Node.class, l).findVarHandle(Node.class, "next", Node.class);
+            PENDING = l.findVarHandle(Inbox.class, "pending", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -35,6 +36,12 @@ final class Inbox {
     @SuppressWarnings("unused") // accessed through TAIL
     private volatile Node tail;
     private Node head; // consumer only
+    /**
+     * Messages (not signals) offered and not yet moved to the mailbox, so that another process's
+     * process_info(P, message_queue_len) counts what was sent to P before it asked, as in OTP.
+     */
+    @SuppressWarnings("unused") // accessed through PENDING
+    private volatile int pending;
 
     Inbox() {
         Node stub = new Node(null);
@@ -44,10 +51,16 @@ final class Inbox {
 
     /** Any thread. */
     void offer(Object v) {
+        if (!(v instanceof org.jbeam.runtime.Signals.Signal)) PENDING.getAndAdd(this, 1);
         Node n = new Node(v);
         Node prev = (Node) TAIL.getAndSet(this, n);
         NEXT.setRelease(prev, n);
     }
+
+    int pendingMessages() { return Math.max(0, (int) PENDING.getVolatile(this)); }
+
+    /** The owning process only: {@code n} messages were moved to the mailbox. */
+    void taken(int n) { if (n != 0) PENDING.getAndAdd(this, -n); }
 
     /** The owning process only; null when empty. */
     Object poll() {

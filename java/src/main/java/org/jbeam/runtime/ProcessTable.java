@@ -80,11 +80,12 @@ public final class ProcessTable {
         if (opts != null) {
             if (opts.link && parent != null) { p.links.add(parent.pid); synchronized (parent) { parent.links.add(p.pid); } }
             if (opts.monitorRef != null && parent != null) {
-                ErlProcess.Monitor mon = new ErlProcess.Monitor(opts.monitorRef, parent.pid, p.pid, p.pid, false);
+                ErlProcess.Monitor mon = new ErlProcess.Monitor(opts.monitorRef, parent.pid, p.pid, p.pid, false, opts.monitorTag);
                 p.monitoredBy.put(opts.monitorRef, mon);
                 parent.monitors.put(opts.monitorRef, mon);
             }
             if (opts.priority != null) p.priority = opts.priority;
+            if (opts.messageQueueData != null) p.messageQueueData = opts.messageQueueData;
             if (opts.watchExit) vm.exitFuture(p.pid); // registered before it can run and exit
             if (opts.groupLeader != null) p.groupLeader = opts.groupLeader;
         }
@@ -130,7 +131,7 @@ public final class ProcessTable {
     }
 
     static Term downMessage(ErlProcess.Monitor m, Term reason) {
-        return ETuple.of(EAtom.DOWN, m.ref(), EAtom.PROCESS, m.targetName(), reason);
+        return ETuple.of(m.tag(), m.ref(), EAtom.PROCESS, m.targetName(), reason);
     }
 
     /** Options of spawn_opt that this runtime honours. */
@@ -138,6 +139,9 @@ public final class ProcessTable {
         public boolean link;
         public ERef monitorRef;
         public EAtom priority;
+        /** spawn_opt {monitor, [{tag, T}]}: the first element of the 'DOWN' message. */
+        public Term monitorTag = EAtom.DOWN;
+        public EAtom messageQueueData;
         public EPid groupLeader;
         /** The embedding API will await this process's exit reason. */
         public boolean watchExit;

@@ -35,9 +35,14 @@ public final class Signals {
      */
     public static boolean drain(ErlProcess p) {
         Object o;
-        while ((o = p.inbox.poll()) != null) {
-            if (o instanceof Term t) { p.mailbox.append(t); continue; }
-            if (!handle(p, (Signal) o)) return false;
+        int moved = 0;
+        try {
+            while ((o = p.inbox.poll()) != null) {
+                if (o instanceof Term t) { p.mailbox.append(t); moved++; continue; }
+                if (!handle(p, (Signal) o)) return false;
+            }
+        } finally {
+            p.inbox.taken(moved);
         }
         return p.exitReason == null;
     }
@@ -51,7 +56,7 @@ public final class Signals {
             case Demonitor d -> { synchronized (p) { p.monitoredBy.remove(d.ref()); } }
             case Down d -> {
                 if (p.monitors.remove(d.ref()) != null) {
-                    p.vm.aliases.remove(d.ref(), p.pid);
+                    p.vm.aliases.monitorGone(d.ref(), p.pid);
                     p.mailbox.append(d.message());
                 }
             }
