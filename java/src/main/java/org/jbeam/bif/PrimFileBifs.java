@@ -61,30 +61,22 @@ public final class PrimFileBifs implements BifModule {
         });
         t.bif1(M, "close_nif", (p, ref) -> closeNif(ref, false));
         t.bif1(M, "delayed_close_nif", (p, ref) -> closeNif(ref, true));
-        // The data path runs on the completion ring (FileIo); the process parks until its completion.
-        t.bif2(M, "read_nif", (p, ref, size) -> onRing(p, ref, h -> {
-            long n = nonNeg(size);
-            return r -> FileIo.read(h, -1, n, r);
-        }));
-        t.bif2(M, "write_nif", (p, ref, iov) -> onRing(p, ref, h -> {
-            EBitString[] v = iovec(iov);
-            return r -> FileIo.write(h, -1, v, r);
-        }));
+        // The data path (FileIo): page-cache reads and small writes finish in the NIF; the rest runs
+        // on the completion ring while the process parks.
+        t.bif2(M, "read_nif", (p, ref, size) -> onRing(p, ref, h -> FileIo.read(h, -1, nonNeg(size))));
+        t.bif2(M, "write_nif", (p, ref, iov) -> onRing(p, ref, h -> FileIo.write(h, -1, iovec(iov))));
         t.bif3(M, "pread_nif", (p, ref, off, size) -> onRing(p, ref, h -> {
             checkNumbers(off, size);
             long o = nonNeg(off), n = nonNeg(size);
-            return r -> FileIo.read(h, o, n, r);
+            return FileIo.read(h, o, n);
         }));
         t.bif3(M, "pwrite_nif", (p, ref, off, iov) -> onRing(p, ref, h -> {
             checkNumbers(off);
             EBitString[] v = iovec(iov);
             long o = nonNeg(off);
-            return r -> FileIo.write(h, o, v, r);
+            return FileIo.write(h, o, v);
         }));
-        t.bif2(M, "sync_nif", (p, ref, dataOnly) -> onRing(p, ref, h -> {
-            boolean d = int32(dataOnly) != 0;
-            return r -> FileIo.sync(h, d, r);
-        }));
+        t.bif2(M, "sync_nif", (p, ref, dataOnly) -> onRing(p, ref, h -> FileIo.sync(h, int32(dataOnly) != 0)));
         t.bif3(M, "seek_nif", (p, ref, mark, off) -> withHandle(ref, h -> {
             long o = int64(off);
             if (mark != Posix.EOF && mark != EAtom.of("bof") && mark != EAtom.of("cur")) throw ErlangException.badarg();
@@ -185,29 +177,32 @@ public final class PrimFileBifs implements BifModule {
 
     /** -Djbeam.io.stats=true: how many ring operations completed before their process parked (ADR 0005). */
     private static final boolean STATS = Boolean.getBoolean("jbeam.io.stats");
-    private static final java.util.concurrent.atomic.LongAdder DONE_IN_NIF = new java.util.concurrent.atomic.LongAdder(),
-            PARKED = new java.util.concurrent.atomic.LongAdder();
+    private static final java.util.concurrent.atomic.LongAdder DONE_SYNC = new java.util.concurrent.atomic.LongAdder(),
+            DONE_IN_NIF = new java.util.concurrent.atomic.LongAdder(), PARKED = new java.util.concurrent.atomic.LongAdder();
     static {
         if (STATS) java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() ->
-                System.err.println("prim_file ring ops: " + DONE_IN_NIF.sum() + " completed before parking, " + PARKED.sum() + " parked, "
+                System.err.println("prim_file: " + DONE_SYNC.sum() + " synchronous (page cache / small write); ring ops: "
+                        + DONE_IN_NIF.sum() + " completed before parking, " + PARKED.sum() + " parked, "
                         + FileIo.SLOW_WRITES.sum() + " slow synchronous writes")));
     }
 
     @FunctionalInterface
-    private interface RingOp { Consumer<FileIo.Reply> prepare(FileHandle h); }
+    private interface RingOp { FileIo.Op prepare(FileHandle h); }
 
     /**
-     * file_handle_wrapper for ring operations: badarg unless a file reference, {error, einval}
-     * once closed; then the argument checks ({@code prepare}), then the operation is started with
-     * the handle held (FileIo releases it after the last completion) and the process parks.
+     * file_handle_wrapper for the data path: badarg unless a file reference, {error, einval}
+     * once closed; then the argument checks ({@code prepare}), then the operation runs with the
+     * handle held (FileIo releases it after the last step). What finishes on this thread (a
+     * page-cache read, a small write) is returned as the NIF's result; only the rest parks the
+     * process on the ring (ADR 0023: no AsyncCall or trap per cached read).
      */
     private static Term onRing(ErlProcess p, Term ref, RingOp op) {
         if (!FileHandle.isFileRef(ref)) throw ErlangException.badarg();
         FileHandle h = FileHandle.lookup(ref);
         if (h == null || !h.acquire()) return Posix.tuple(Posix.EINVAL);
-        Consumer<FileIo.Reply> start;
+        FileIo.Op o;
         try {
-            start = op.prepare(h);
+            o = op.prepare(h);
         } catch (Posix.Error e) {
             h.release();
             return Posix.tuple(e.errno);
@@ -215,7 +210,12 @@ public final class PrimFileBifs implements BifModule {
             h.release();
             throw e;
         }
-        return async(p, start);
+        Term t = o.now();
+        if (t != null) {
+            if (STATS) DONE_SYNC.increment();
+            return t;
+        }
+        return async(p, o::ring);
     }
 
     /**

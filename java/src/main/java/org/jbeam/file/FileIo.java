@@ -34,33 +34,60 @@ public final class FileIo {
 
     private static Term error(int res) { return Posix.tuple(PosixErrors.atom(res)); }
 
-    /** Base of the multi-step operations: one completion callback, one final reply. */
-    private abstract static class Op implements CompletionRing.Completion {
+    /**
+     * Base of the multi-step operations: one completion callback, one final result. The NIF runs
+     * {@link #now} (the synchronous page-cache part, if the operation has one) and returns its
+     * term directly; only when that returns null does it park the process and hand the rest to the
+     * ring with {@link #ring}. {@link #start} does both for callers that always take a reply.
+     */
+    public abstract static class Op implements CompletionRing.Completion {
         final FileHandle h;
-        final Reply reply;
+        /** Set by {@link #ring} before the first submission; null while the operation is synchronous. */
+        private Reply reply;
         final CompletionRing ring = SharedRing.get();
         NativeBuffers.Buf buf;
         private boolean done;
+        /** The final term of an operation that finished before it had a reply. */
+        private Term result;
 
-        Op(FileHandle h, Reply reply) { this.h = h; this.reply = reply; }
+        Op(FileHandle h) { this.h = h; }
 
         /** Handles one completion; returns the final term, or null after submitting the next step. */
         abstract Term step(int res);
 
-        /** Submits the next step (from the NIF or from a completion). */
+        /** Submits the next step (from the NIF or from a completion), continuing from the current state. */
         abstract void next();
 
         /**
-         * Stages the first step; the NIF submits it ({@link #submitAndSpin}). An operation that
-         * {@link #fast} completes on the calling thread stages nothing.
+         * The synchronous path on the calling thread (ADR 0012): the final term, or null when the
+         * ring must do the operation or the rest of it (then call {@link #ring}). A page-cache read or
+         * a small write thus costs the NIF call and nothing else: no AsyncCall, no trap (ADR 0023).
          */
-        final void start() {
+        public final Term now() {
+            try { if (fast()) return result; }
+            catch (RuntimeException e) { finish(error(-org.jbeam.bindings.libc.Errno.EIO)); return result; }
+            return null;
+        }
+
+        /**
+         * Stages the next step on the ring with {@code r} as the reply; the NIF submits it
+         * ({@link #submitAndSpin}). The reply is set before anything is staged, so a completion
+         * reaped by another thread always finds it.
+         */
+        public final void ring(Reply r) {
+            reply = r;
             first = true;
-            try { if (!fast()) next(); } catch (RuntimeException e) { finish(error(-org.jbeam.bindings.libc.Errno.EIO)); }
+            try { next(); } catch (RuntimeException e) { finish(error(-org.jbeam.bindings.libc.Errno.EIO)); }
             first = false;
         }
 
-        /** The synchronous page-cache path, if the operation has one: true when it finished the operation. */
+        /** {@link #now}, then {@link #ring} if needed; the result always goes to {@code r}. */
+        final void start(Reply r) {
+            Term t = now();
+            if (t != null) r.complete(t); else ring(r);
+        }
+
+        /** The synchronous path: true when it finished the operation (called {@link #finish}), false to continue on the ring. */
         boolean fast() { return false; }
 
         private boolean first;
@@ -80,10 +107,19 @@ public final class FileIo {
             done = true;
             if (buf != null) { NativeBuffers.give(buf); buf = null; }
             released();
-            reply.complete(t);
+            if (reply != null) reply.complete(t); else result = t;
         }
 
         void released() { h.release(); }
+    }
+
+    /** An operation decided before any I/O (bad size, nothing to write): {@link Op#now} returns {@code t}. */
+    private static final class Done extends Op {
+        private final Term t;
+        Done(FileHandle h, Term t) { super(h); this.t = t; }
+        @Override boolean fast() { finish(t); return true; }
+        @Override void next() { finish(t); }
+        @Override Term step(int res) { return t; }
     }
 
     /** How long a NIF's thread drives the ring for its own completion before parking the process. */
@@ -122,8 +158,8 @@ public final class FileIo {
         byte[] out;            // allocated with the first step
         int got;
 
-        Read(FileHandle h, long offset, long want, int initial, Reply reply) {
-            super(h, reply);
+        Read(FileHandle h, long offset, long want, int initial) {
+            super(h);
             this.offset = offset;
             this.want = want;
             this.initial = initial;
@@ -156,11 +192,7 @@ public final class FileIo {
                     res = LibcFiles.preadv2(h.fd, buf.seg(), n, pos, LibcFiles.RWF_NOWAIT);
                     if (res > 0) take((int) res);
                 }
-                if (res < 0) {
-                    if (got == 0) return false;
-                    next();                     // the rest (or the error) from the ring
-                    return true;
-                }
+                if (res < 0) return false;      // the rest (or the error) from the ring
                 if (res == 0 || got >= want) { finish(result()); return true; }
             }
         }
@@ -194,12 +226,12 @@ public final class FileIo {
         }
     }
 
-    /** read_nif / pread_nif ({@code offset} -1 reads at the file position). */
-    public static void read(FileHandle h, long offset, long size, Reply reply) {
-        if (size > Integer.MAX_VALUE - 16) { h.release(); reply.complete(Posix.tuple(Posix.ENOMEM)); return; }
-        if (size == 0) { h.release(); reply.complete(Posix.EOF); return; }
+    /** read_nif / pread_nif ({@code offset} -1 reads at the file position): {@link Op#now}, then {@link Op#ring}. */
+    public static Op read(FileHandle h, long offset, long size) {
+        if (size > Integer.MAX_VALUE - 16) return new Done(h, Posix.tuple(Posix.ENOMEM));
+        if (size == 0) return new Done(h, Posix.EOF);
         // Grow the result as data arrives rather than trusting a caller's huge size up front.
-        new Read(h, offset, size, (int) Math.min(size, NativeBuffers.MAX), reply).start();
+        return new Read(h, offset, size, (int) Math.min(size, NativeBuffers.MAX));
     }
 
     /** read_file_nif: open (synchronous), then ring reads until eof into a buffer sized by fstat, then close. */
@@ -208,10 +240,10 @@ public final class FileIo {
         long size = FileOps.size(h.fd);
         int initial = (int) Math.max(64, Math.min(size < 0 ? 0 : size + 1, Integer.MAX_VALUE - 16));
         h.acquire();
-        new Read(h, 0, Integer.MAX_VALUE - 16, initial, reply) {
+        new Read(h, 0, Integer.MAX_VALUE - 16, initial) {
             @Override Term result() { return got == 0 ? ETuple.of(EAtom.OK, EBitString.EMPTY) : super.result(); }
             @Override void released() { h.release(); h.close(); }
-        }.start();
+        }.start(reply);
     }
 
     // ---- write / pwrite ----
@@ -231,6 +263,8 @@ public final class FileIo {
     private static volatile long syncOffUntil = System.nanoTime();
     /** Synchronous writes that tripped the guard (-Djbeam.io.stats prints it). */
     public static final java.util.concurrent.atomic.LongAdder SLOW_WRITES = new java.util.concurrent.atomic.LongAdder();
+    /** Tests: forget a slow write seen earlier (the guard is VM-wide, and a loaded machine trips it). */
+    static void clearSlowWriteGuard() { syncOffUntil = System.nanoTime(); }
     /** Heap writes are critical downcalls (no copy, but the GC waits for them): -Djbeam.io.heapwrite. */
     private static final boolean HEAP_WRITE = !"false".equals(System.getProperty("jbeam.io.heapwrite"));
 
@@ -242,8 +276,8 @@ public final class FileIo {
         int filled, sent;      // buffer bytes staged / already written
         long written;
 
-        Write(FileHandle h, long offset, EBitString[] parts, long total, Reply reply) {
-            super(h, reply);
+        Write(FileHandle h, long offset, EBitString[] parts, long total) {
+            super(h);
             this.offset = offset;
             this.parts = parts;
             this.total = total;
@@ -268,8 +302,7 @@ public final class FileIo {
             if (r < 0 && r != -Errno.EINTR && r != -Errno.EAGAIN) { finish(error((int) r)); return true; }
             if (r > 0) written = r;
             if (written == total) { finish(EAtom.OK); return true; }
-            next();                             // a short write: the rest on the ring
-            return true;
+            return false;                       // a short write: the rest on the ring
         }
 
         /** Copies the next parts into the buffer (binaries are immutable: safe from any thread). */
@@ -304,21 +337,21 @@ public final class FileIo {
         }
     }
 
-    /** write_nif / pwrite_nif: every binary of the I/O vector in order. */
-    public static void write(FileHandle h, long offset, EBitString[] iov, Reply reply) {
+    /** write_nif / pwrite_nif: every binary of the I/O vector in order ({@link Op#now}, then {@link Op#ring}). */
+    public static Op write(FileHandle h, long offset, EBitString[] iov) {
         long total = 0;
         for (EBitString b : iov) total += b.byteSize();
-        if (total == 0) { h.release(); reply.complete(EAtom.OK); return; }
-        new Write(h, offset, iov, total, reply).start();
+        if (total == 0) return new Done(h, EAtom.OK);
+        return new Write(h, offset, iov, total);
     }
 
     // ---- sync ----
 
-    /** sync_nif: fsync, or fdatasync when {@code dataOnly}. */
-    public static void sync(FileHandle h, boolean dataOnly, Reply reply) {
-        new Op(h, reply) {
+    /** sync_nif: fsync, or fdatasync when {@code dataOnly}; always on the ring. */
+    public static Op sync(FileHandle h, boolean dataOnly) {
+        return new Op(h) {
             @Override void next() { ring.fsync(0, h.fd, dataOnly, this); submit(); }
             @Override Term step(int res) { return res < 0 ? error(res) : EAtom.OK; }
-        }.start();
+        };
     }
 }

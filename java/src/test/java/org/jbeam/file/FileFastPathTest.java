@@ -100,4 +100,49 @@ class FileFastPathTest {
             Files.deleteIfExists(dir);
         }
     }
+
+    /**
+     * ADR 0023: a cached read and a small write to a regular file finish inside {@link FileIo.Op#now}
+     * (the NIF returns the term; no AsyncCall, no ring); a larger write returns null there and
+     * finishes on the ring through {@link FileIo.Op#ring}'s reply; an empty FIFO's read returns null.
+     */
+    @Test
+    void cachedReadsAndSmallWritesFinishInTheNif() throws Exception {
+        Path dir = Files.createTempDirectory("fast");
+        Path f = dir.resolve("f"), fifo = dir.resolve("p");
+        try {
+            FileHandle h = FileOps.openUnregistered(f, FileHandle.READ | FileHandle.WRITE);
+            byte[] data = new byte[70_000];
+            for (int i = 0; i < data.length; i++) data[i] = (byte) (i % 251);
+            assertTrue(h.acquire());
+            FileIo.clearSlowWriteGuard();   // an earlier slow write (another test, a loaded machine) sends writes to the ring for 1 s
+            assertEquals(org.jbeam.term.EAtom.OK, FileIo.write(h, 0, new org.jbeam.term.EBitString[] {org.jbeam.term.EBitString.of(data, 0, 60_000)}).now());
+            assertTrue(h.acquire());    // over -Djbeam.io.syncwrite (64 KiB): the ring
+            FileIo.Op big = FileIo.write(h, 0, new org.jbeam.term.EBitString[] {org.jbeam.term.EBitString.of(data)});
+            assertEquals(null, big.now());
+            java.util.concurrent.CompletableFuture<org.jbeam.term.Term> wrote = new java.util.concurrent.CompletableFuture<>();
+            big.ring(wrote::complete);
+            FileIo.submit();
+            assertEquals(org.jbeam.term.EAtom.OK, wrote.get(30, java.util.concurrent.TimeUnit.SECONDS));
+            assertTrue(h.acquire());
+            org.jbeam.term.Term r = FileIo.read(h, 5, 65536).now();
+            assertArrayEquals(Arrays.copyOfRange(data, 5, 5 + 65536),
+                    ((org.jbeam.term.EBitString) ((org.jbeam.term.ETuple) r).get(1)).toByteArray());
+            assertTrue(h.acquire());
+            assertEquals(Posix.EOF, FileIo.read(h, data.length, 10).now());
+            h.close();
+            assertEquals(-Errno.EBADF, LibcFiles.preadv2Heap(h.fd, new byte[1], 0, 1, 0, 0));    // every operation released it
+
+            assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+            FileHandle p = FileOps.openUnregistered(fifo, FileHandle.READ | FileHandle.WRITE | FileHandle.SKIP_TYPE_CHECK);
+            assertTrue(p.acquire());
+            assertEquals(null, FileIo.read(p, -1, 8).now());     // nothing cached: the NIF parks the process on the ring
+            p.release();                                          // (the ring's FIFO reads: FileBackendsTest)
+            p.close();
+        } finally {
+            Files.deleteIfExists(f);
+            Files.deleteIfExists(fifo);
+            Files.deleteIfExists(dir);
+        }
+    }
 }
