@@ -83,8 +83,11 @@ abstract class TcpIo implements SockPoll.Handler {
         boolean poll = loop.onPollThread();
         if (ch != null && connected && !closedDone) {
             // Read-ahead interest is taken on the poll thread only (free there); a caller thread adds
-            // read interest when someone waits for data, which costs a poll-thread wakeup.
-            if (!readEof && (wantsData() || poll && inLen < READ_AHEAD)) ops |= SelectionKey.OP_READ;
+            // read interest when someone waits for data, which costs a poll-thread wakeup. Only once
+            // the socket has delivered data: a connection set up on the poll thread (a connect or an
+            // accept that waited) and closed unread would otherwise cost a receive, its buffer, its
+            // cancellation and a deferred close per connection (ADR 0021).
+            if (!readEof && (wantsData() || poll && inLen < READ_AHEAD && recvCnt > 0)) ops |= SelectionKey.OP_READ;
             if (!outQ.isEmpty()) ops |= SelectionKey.OP_WRITE;
         }
         if (key == null) {

@@ -87,7 +87,6 @@ public final class PollRing {
         int armed, slot = -1, seq, recvSeq;
         boolean removeSent, recvArmed, recvCancelSent;
         volatile boolean recvWanted;
-        Arena bufArena;
         MemorySegment buf;
 
         Key(int fd, Listener l, int wanted) { this.fd = fd; this.listener = l; this.wanted = wanted; }
@@ -278,7 +277,7 @@ public final class PollRing {
         }
         if (k.recvWanted && !k.recvArmed) {
             if (k.slot < 0) k.slot = allocSlot(k);
-            if (k.buf == null) { k.bufArena = Arena.ofShared(); k.buf = k.bufArena.allocate(RECV_BUF, 64); }
+            if (k.buf == null) k.buf = takeBuf();
             k.recvSeq++;
             MemorySegment s = sqe();
             io_uring_prep_recv(s, k.fd, k.buf, RECV_BUF, 0);
@@ -304,13 +303,31 @@ public final class PollRing {
 
     private void finish(Key k) {
         if (k.slot >= 0) { keys[k.slot] = null; free[freeTop++] = k.slot; k.slot = -1; }
-        if (k.bufArena != null) { k.bufArena.close(); k.bufArena = null; k.buf = null; }   // no receive in flight now
+        if (k.buf != null) { giveBuf(k.buf); k.buf = null; }   // no receive in flight now
         if (k.done) return;       // released on the caller's thread
         k.done = true;
         Runnable r = k.onReleased;
         if (r != null) {
             try { r.run(); } catch (RuntimeException e) { e.printStackTrace(); }
         }
+    }
+
+    /**
+     * Receive buffers, ring thread only: malloc'd and pooled. A shared Arena per buffer (the first
+     * version) cost a JVM-wide handshake at every close, in which the VM thread sleeps 1 ms whenever a
+     * thread is slow to answer: per connection the dearest step of accept/connect/close (ADR 0021).
+     */
+    private final MemorySegment[] bufPool = new MemorySegment[BUF_POOL];
+    private int bufPooled;
+    static final int BUF_POOL = Integer.getInteger("jbeam.inet.recvBufferPool", 256);
+
+    private MemorySegment takeBuf() {
+        return bufPooled > 0 ? bufPool[--bufPooled] : Libc.malloc(RECV_BUF);
+    }
+
+    private void giveBuf(MemorySegment b) {
+        if (bufPooled < bufPool.length) bufPool[bufPooled++] = b;
+        else Libc.free(b);
     }
 
     private static long ud(Key k) { return TAG_POLL | ((long) (k.seq & 0xFFFFFF) << 32) | k.slot; }

@@ -64,6 +64,9 @@ public final class Libc {
     private static final MethodHandle EVENTFD = e("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle EVENTFD_WRITE = e("eventfd_write", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG));
     private static final MethodHandle STRERROR = h("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    // critical: neither calls back into Java nor blocks for long
+    private static final MethodHandle MALLOC = h("malloc", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+    private static final MethodHandle FREE = h("free", FunctionDescriptor.ofVoid(JAVA_LONG), Linker.Option.critical(false));
 
     /** {@code int eventfd(unsigned, int)} flags. */
     public static final int EFD_CLOEXEC = 02000000, EFD_NONBLOCK = 04000, EFD_SEMAPHORE = 1;
@@ -173,5 +176,20 @@ public final class Libc {
     public static String strerror(int errnum) {
         try { return ((MemorySegment) STRERROR.invokeExact(errnum)).reinterpret(Long.MAX_VALUE).getString(0); }
         catch (Throwable t) { throw rethrow(t); }
+    }
+
+    /**
+     * {@code n} bytes from malloc as a segment with no liveness checks, to be given back with {@link #free}.
+     * For buffers whose lifetime the caller tracks itself: unlike a shared {@link Arena}, freeing one costs
+     * no JVM-wide handshake.
+     */
+    public static MemorySegment malloc(long n) {
+        long a;
+        try { a = (long) MALLOC.invokeExact(Math.max(1L, n)); } catch (Throwable t) { throw rethrow(t); }
+        if (a == 0) throw new OutOfMemoryError("malloc(" + n + ")");
+        return MemorySegment.ofAddress(a).reinterpret(n);
+    }
+    public static void free(MemorySegment m) {
+        try { FREE.invokeExact(m.address()); } catch (Throwable t) { throw rethrow(t); }
     }
 }
