@@ -321,6 +321,26 @@ static int call(jb_callctx *cx, const unsigned char *heap, size_t heaplen) {
     return st;
 }
 int jbeam_call(jb_callctx *cx) { return call(cx, NULL, 0); }
+
+/* The common shape of a NIF call (ADR 0022): at most 3 arguments, all immediates (small, atom,
+ * []), passed as downcall parameters rather than through cx, and a result that is an immediate
+ * returned as the result itself. Returns that ERL_NIF_TERM (low bits 01, 10 or 11), or any other
+ * outcome as (status << 2) (low bits 00): the caller then goes on as after jbeam_call. Java
+ * writes no argument words and reads nothing back from cx on this path; cx->in is not read
+ * (nothing to decode), privp/self/fp/argc are read from cx as for jbeam_call. */
+int64_t jbeam_call_imm(jb_callctx *cx, int32_t mode, ERL_NIF_TERM a0, ERL_NIF_TERM a1, ERL_NIF_TERM a2) {
+    ErlNifEnv *env = cx->env;
+    ERL_NIF_TERM argv[3] = { a0, a1, a2 };
+    env->privp = cx->privp;
+    env->self = cx->self ? jb_make_opaque(JB_OPQ_PID, cx->self) : 0;
+    env->exception = 0;
+    env->heap_lo = env->heap_hi = NULL;
+    cx->mode = mode;
+    jb_thread_mode = 1 + (mode & 3);
+    int st = run(cx, cx->fp(env, cx->argc, argv), mode, 0);
+    if (st == (JB_IMM | JB_CLEARED)) return (int64_t)cx->result;
+    return (int64_t)st * 4;
+}
 int jbeam_call_heap(jb_callctx *cx, const unsigned char *heap, size_t heaplen) { return call(cx, heap, heaplen); }
 
 /* Continues a call that returned JB_RESCHEDULE, now on a thread of kind cx->mode. */

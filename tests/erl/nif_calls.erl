@@ -32,6 +32,13 @@ main() ->
     p([jbeam_test_nif:add(A, B) || {A, B} <- [{1, 2}, {-5, 3}, {1 bsl 40, 1}]]),
     p(jbeam_test_nif:echo({a, [1, 2.5, <<"bin">>], #{k => v}, -(1 bsl 70)})),
     p(catch jbeam_test_nif:add(a, 1)),
+    %% all-immediate arguments (jbeam's direct path, ADR 0022) with results that are not immediates,
+    %% arguments just outside the immediate range, and [] as an argument
+    p([jbeam_test_nif:add(A, B) || {A, B} <- [{1 bsl 59 - 1, 1 bsl 59}, {-(1 bsl 59), -(1 bsl 59)},
+                                              {1 bsl 61, 1}, {-(1 bsl 61) - 1, 1}, {(1 bsl 61) - 1, 0}]]),
+    p(catch jbeam_test_nif:add([], 1)),
+    p(frames(fun() -> tail_raise(42) end)),
+    p(frames(fun() -> body_raise([]) end)),
     p(frames(fun body_badarg/0)),
     p(frames(fun tail_badarg/0)),
     p(frames(fun() -> body_raise({my, reason}) end)),

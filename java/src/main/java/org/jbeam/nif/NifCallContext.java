@@ -115,16 +115,16 @@ final class NifCallContext {
             cx.set(LONG, ARGW + 8L * i, 0);
             return;
         }
-        long w = 0;
-        if (t instanceof ESmall s) {
-            if (s.value >= SMALL_MIN && s.value <= SMALL_MAX) w = (s.value << 2) | 1;
-        } else if (t instanceof EAtom a) {
-            w = ((long) NifAtoms.index(a) << 2) | 2;
-        } else if (t == ENil.NIL) {
-            w = 3;
-        }
+        long w = word(t);
         if (w == 0) codec.encode(t);
         cx.set(LONG, ARGW + 8L * i, w);
+    }
+
+    /** The ERL_NIF_TERM of an immediate (small integer, atom, []), or 0 for a term that must be encoded. */
+    static long word(Term t) {
+        if (t instanceof ESmall s) return s.value >= SMALL_MIN && s.value <= SMALL_MAX ? (s.value << 2) | 1 : 0;
+        if (t instanceof EAtom a) return ((long) NifAtoms.index(a) << 2) | 2;
+        return t == ENil.NIL ? 3 : 0;
     }
 
     /** jbeam_call: runs {@code fp} with the {@code argc} arguments set by {@link #arg}. */
@@ -147,6 +147,22 @@ final class NifCallContext {
         return (int) JbeamNif.CALL_HEAP.invokeExact(cxAddr, heap, (long) codec.heapLen);
     }
 
+    /**
+     * jbeam_call_imm (ADR 0022): a call of at most 3 arguments that are all immediates ({@link #word}),
+     * passed as downcall parameters: nothing is written to the call block per call but what
+     * changed since the last call, and an immediate result comes back as the return value.
+     * @return the result's ERL_NIF_TERM (low bits != 0; {@link #decode}), or {@code status << 2}
+     */
+    long callImm(long privp, long self, long fp, int argc, int mode, long w0, long w1, long w2) throws Throwable {
+        MemorySegment m = cx;
+        if (fp != lastFp || privp != lastPrivp || argc != lastArgc) {
+            m.set(LONG, FP, fp); m.set(LONG, PRIVP, privp); m.set(ValueLayout.JAVA_INT, ARGC, argc);
+            lastFp = fp; lastPrivp = privp; lastArgc = argc;
+        }
+        if (self != lastSelfW) { m.set(LONG, SELF, self); lastSelfW = self; }
+        return (long) JbeamNif.CALL_IMM.invokeExact(cxAddr, mode, w0, w1, w2);
+    }
+
     private long lastFp, lastPrivp, lastSelfW = -1, lastIn;
     private int lastArgc = -1;
 
@@ -157,8 +173,10 @@ final class NifCallContext {
     }
 
     /** The immediate result word (status bit IMM): a small integer, an atom or []. */
-    Term immediate() {
-        long w = cx.get(LONG, RESULT);
+    Term immediate() { return decode(cx.get(LONG, RESULT)); }
+
+    /** The term of an immediate ERL_NIF_TERM (small integer, atom or []). */
+    static Term decode(long w) {
         return switch ((int) w & 3) {
             case 1 -> ESmall.of(w >> 2);
             case 2 -> NifAtoms.atom((int) (w >>> 2));

@@ -61,6 +61,7 @@ public final class NifFunction {
      */
     public Term call(ErlProcess proc, Term... args) {
         if (args.length != arity) throw ErlangException.badarg();
+        if (arity <= 3) return fixed(proc, arity > 0 ? args[0] : null, arity > 1 ? args[1] : null, arity > 2 ? args[2] : null);
         NifCallContext c = NifCallContext.acquire();
         try {
             boolean heapOk = flags == 0 && library.heapCalls;
@@ -85,6 +86,11 @@ public final class NifFunction {
     public Term call3(ErlProcess proc, Term a, Term b, Term d) { return fixed(proc, a, b, d); }
 
     private Term fixed(ErlProcess proc, Term a, Term b, Term d) {
+        if (flags == 0) {
+            long w0 = arity > 0 ? NifCallContext.word(a) : 1, w1 = arity > 1 ? NifCallContext.word(b) : 1,
+                    w2 = arity > 2 ? NifCallContext.word(d) : 1;
+            if (w0 != 0 && w1 != 0 && w2 != 0) return immediates(proc, a, b, d, w0, w1, w2);
+        }
         NifCallContext c = NifCallContext.acquire();
         try {
             boolean heapOk = flags == 0 && library.heapCalls;
@@ -105,6 +111,29 @@ public final class NifFunction {
             return t;
         }
         return proceed(proc, c, args(a, b, d), st);
+    }
+
+    /**
+     * The common case (ADR 0022): a normal NIF whose arguments are all immediates. They go across
+     * as downcall parameters, and an immediate result comes back as the return value; anything
+     * else (an exception, a boxed result, a continuation) continues as after {@link #start}.
+     */
+    private Term immediates(ErlProcess proc, Term a, Term b, Term d, long w0, long w1, long w2) {
+        NifCallContext c = NifCallContext.acquire();
+        long self = proc == null ? 0 : c.selfId(proc);
+        long r;
+        try {
+            r = c.callImm(privp, self, fp, arity, canSuspend(proc) ? MAY_YIELD : 0, w0, w1, w2);
+        } catch (Throwable t) {
+            c.clearEnv(); c.release();
+            throw rethrow(t);
+        }
+        if ((r & 3) != 0) {
+            Term t = NifCallContext.decode(r);
+            c.releaseLocal();
+            return t;
+        }
+        return proceed(proc, c, args(a, b, d), (int) (r >> 2));
     }
 
     private Term[] args(Term a, Term b, Term d) {

@@ -98,6 +98,13 @@ public final class JbeamNif {
     /** {@code int jbeam_call(jb_callctx *cx)}: one NIF call, parameters and results in cx (nif_codec.c) */
     public static final MethodHandle CALL = fn("jbeam_call", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
     /**
+     * {@code int64_t jbeam_call_imm(jb_callctx *cx, int mode, a0, a1, a2)}: a call whose (at most 3)
+     * arguments are all immediates, passed as parameters; returns an immediate result itself
+     * (low bits != 0) or {@code status << 2} (nif_codec.c; ADR 0022)
+     */
+    public static final MethodHandle CALL_IMM = fn("jbeam_call_imm",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    /**
      * {@code int jbeam_call_heap(jb_callctx *cx, const uint8 *heap, size_t len)}: jbeam_call with one
      * binary argument read in place from a Java array. A critical downcall with heap access: only
      * for NIF libraries that cannot call back into Java (the caller checks; ADR 0006).
