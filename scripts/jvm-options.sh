@@ -5,6 +5,9 @@ JBEAM_JVM_OPTS=(
   # FFM downcalls, and the socket ring taking a NIO channel's fd (ADR 0016).
   --enable-native-access=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
   -Xss16m
+  # stdout belongs to the Erlang program (erl-identical output): the JVM's own messages (warnings
+  # about an unsupported option on another kernel, for instance) go to stderr.
+  -XX:+DisplayVMOutputToStderr
   # ParallelGC; boot leaves ~15 MB of long-lived objects (code, atoms, OTP's processes) in the
   # young generation: promote them at the second young collection instead of copying them up to
   # seven times (ADR 0017).
