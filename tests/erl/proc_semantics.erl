@@ -12,7 +12,7 @@ main() ->
     timer:sleep(5),
     show({normal_does_not_kill, is_process_alive(B)}),
     exit(B, shutdown),
-    timer:sleep(5),
+    wait_until(fun() -> not is_process_alive(B) end),
     show({shutdown_kills, is_process_alive(B)}),
     Me = self(),
     C = spawn(fun() -> process_flag(trap_exit, true), Me ! ready, receive {'EXIT', _, Why} -> exit({trapped, Why}) end end),
@@ -21,7 +21,7 @@ main() ->
     exit(C, normal),
     show(receive {'DOWN', Mc, process, C, R2} -> R2 end),
     Dead = spawn(fun() -> ok end),
-    timer:sleep(5),
+    wait_until(fun() -> not is_process_alive(Dead) end),
     show(catch link(Dead)),
     show(receive {'EXIT', Dead, R3} -> {link_dead, R3} after 100 -> no_exit end),
     Md = monitor(process, Dead),
@@ -47,13 +47,20 @@ main() ->
     show(whereis(procsem)),
     show(element(1, element(2, catch unregister(procsem)))),
     P = spawn(fun() -> put(k, v), receive go -> ok end end),
-    timer:sleep(5),
+    wait_until(fun() -> process_info(P, status) =:= {status, waiting} end),
     show(element(2, process_info(P, dictionary))),
     show(process_info(P, status)),
     P ! go,
-    timer:sleep(5),
+    wait_until(fun() -> not is_process_alive(P) end),
     show(process_info(P, status)),
     show(catch erlang:exit(self(), {shutdown, bye})),
     show(receive {'EXIT', _, {shutdown, bye}} -> exit_self_trapped end),
     ok.
 show(X) -> io:format("~p~n", [X]).
+
+%% Fixed sleeps were too short on a loaded machine (a spawned process had not run or exited yet).
+wait_until(F) ->
+    case F() of
+        true -> ok;
+        false -> timer:sleep(1), wait_until(F)
+    end.
