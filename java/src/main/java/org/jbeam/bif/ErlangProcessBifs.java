@@ -61,8 +61,7 @@ public final class ErlangProcessBifs implements BifModule {
         // process_flag/3 (erlang.erl wraps this): only save_calls may be set on another process;
         // the atom badarg makes the wrapper raise badarg with error info, as erts.
         t.bif3("erts_internal", "process_flag", (p, pid, flag, value) -> {
-            if (!(pid instanceof EPid x) || flag != SAVE_CALLS || !(value instanceof ESmall v) || v.value < 0 || v.value > 10000)
-                return EAtom.of("badarg");
+            if (!(pid instanceof EPid x) || flag != SAVE_CALLS || !validSaveCalls(value)) return EAtom.of("badarg");
             if (!(p.vm.resolve(x) instanceof ErlProcess q) || !q.isAlive()) return EAtom.of("badarg");
             return saveCalls(q, value);
         });
@@ -113,13 +112,14 @@ public final class ErlangProcessBifs implements BifModule {
      * or pending) is not sent and the result is noconnect.
      */
     static Term send3(ErlProcess p, Term dest, Term msg, Term opts) {
-        Term[] os = ECons.toArray(opts);
-        if (os == null) throw ErlangException.badarg();
+        // Walked in place: gen:do_call sends every gen_server:call request with [noconnect].
         boolean noconnect = false;
-        for (Term o : os) {
-            if (o == NOCONNECT) noconnect = true;
-            else if (o != NOSUSPEND) throw ErlangException.badarg();
+        Term l = opts;
+        for (; l instanceof ECons c; l = c.tail) {
+            if (c.head == NOCONNECT) noconnect = true;
+            else if (c.head != NOSUSPEND) throw ErlangException.badarg();
         }
+        if (l != ENil.NIL) throw ErlangException.badarg();
         if (noconnect) {
             EAtom node = dest instanceof EPid pid && pid.node != p.vm.nodeName ? pid.node
                     : dest instanceof ERef r && r.node != p.vm.nodeName ? r.node
@@ -186,10 +186,10 @@ public final class ErlangProcessBifs implements BifModule {
             else if (o == MONITOR) monitor = true;
             else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == PRIORITY && t.get(1) instanceof EAtom pr
                     && java.util.Set.of("low", "normal", "high", "max").contains(pr.name)) so.priority = pr;
-            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == MONITOR && ECons.toArray(t.get(1)) != null) {
+            else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == MONITOR && ECons.toArray(t.get(1)) instanceof Term[] mos) {
                 monitor = true;
-                for (Term mo : ECons.toArray(t.get(1))) {
-                    if (mo instanceof ETuple mt && mt.arity() == 2 && mt.get(0) == EAtom.of("tag")) so.monitorTag = mt.get(1);
+                for (Term mo : mos) {
+                    if (mo instanceof ETuple mt && mt.arity() == 2 && mt.get(0) == TAG) so.monitorTag = mt.get(1);
                     else throw ErlangException.badarg();
                 }
             }
@@ -430,10 +430,13 @@ public final class ErlangProcessBifs implements BifModule {
         throw ErlangException.badarg();
     }
 
+    /** A save_calls value: 0..10000. */
+    private static boolean validSaveCalls(Term value) { return value instanceof ESmall v && v.value >= 0 && v.value <= 10000; }
+
     private static Term saveCalls(ErlProcess q, Term value) {
-        if (!(value instanceof ESmall v) || v.value < 0 || v.value > 10000) throw ErlangException.badarg();
+        if (!validSaveCalls(value)) throw ErlangException.badarg();
         int old = q.saveCalls;
-        q.saveCalls = (int) v.value;
+        q.saveCalls = (int) ((ESmall) value).value;
         return ESmall.of(old);
     }
 

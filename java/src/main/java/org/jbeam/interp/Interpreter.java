@@ -369,22 +369,22 @@ public final class Interpreter {
 
     // ---- calls ----
 
-    /** Call through an export; {@code ret} null means a tail call. Returns the next pc. */
     /**
      * Counts an interpreted local call. Message-passing loops wait instead of being preempted, so
      * preemption samples never see them; a call site reaching the threshold compiles its callee
-     * (ADR 0008). Past the threshold the caller stops counting.
+     * (ADR 0008). Past the threshold the site stops counting.
+     * <p>Every local call in the loop calls this unconditionally, with the test inside: HotSpot
+     * keeps one branch profile per method, so the four inlined copies share one that has seen both
+     * outcomes by the end of boot. A test in each case of the loop was "never false" until a call
+     * site reached the threshold, and each then cost a deoptimisation and another C2 compile of the
+     * whole loop (ADR 0024).
      */
-    // Called unconditionally by every local call in the loop, with the test inside: HotSpot keeps
-    // one branch profile per method, so the four inlined copies share this one, which has seen
-    // both outcomes by the end of boot. A test in each case of the loop was "never false" until
-    // the first call site reached the threshold, and each then cost a deoptimisation and another
-    // C2 compile of the whole loop (about 300 ms each, seen in JFR).
     private void countLocalCall(Instr in, int target) {
         if (in.hits < JitSupport.CALL_THRESHOLD && ++in.hits == JitSupport.CALL_THRESHOLD && JitSupport.ENABLED)
             JitSupport.hot(mod, target);
     }
 
+    /** Call through an export; {@code ret} null means a tail call. Returns the next pc. */
     int callExport(Export e, int arity, ReturnAddr ret, int pc) {
         BifTable.Entry b = e.bif;
         if (b != null) {
