@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.jbeam.code.*;
 import org.jbeam.loader.BeamFile;
+import org.jbeam.loader.LoadStats;
 import org.jbeam.loader.LoadError;
 import org.jbeam.loader.Transformer;
 import org.jbeam.term.*;
@@ -56,13 +57,21 @@ public final class CodeServer {
 
     /** Parses and transforms without publishing (erlang:prepare_loading/2). */
     public BeamModule prepare(EAtom expected, byte[] beam) throws LoadError {
+        long t = LoadStats.start();
         BeamFile f = BeamFile.parse(beam);
+        LoadStats.add(LoadStats.Phase.PARSE, t);
         if (expected != null && f.module() != expected)
             throw new LoadError("badfile", "module name in object code is " + f.module().name + ", expected " + expected.name);
+        t = LoadStats.start();
         BeamModule m = Transformer.transform(f, vm.exports, vm.bifs);
+        LoadStats.add(LoadStats.Phase.TRANSFORM, t);
+        t = LoadStats.start();
         m.md5 = md5(f);
+        LoadStats.add(LoadStats.Phase.MD5, t);
+        t = LoadStats.start();
         m.attributes = decodeOr(f.attributes);
         m.compileInfo = decodeOr(f.compileInfo);
+        LoadStats.add(LoadStats.Phase.ATTRIBUTES, t);
         return m;
     }
 

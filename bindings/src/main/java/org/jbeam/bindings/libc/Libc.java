@@ -38,35 +38,38 @@ public final class Libc {
     /** A handle whose first parameter is the errno capture segment. */
     private static MethodHandle e(String name, FunctionDescriptor fd) { return h(name, fd, CAPTURE_ERRNO); }
 
-    private static final MethodHandle OPENAT = h("openat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
-            CAPTURE_ERRNO, Linker.Option.firstVariadicArg(3));
-    private static final MethodHandle CLOSE = e("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle READ = e("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle WRITE = e("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle PREAD = e("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
-    private static final MethodHandle PWRITE = e("pwrite", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
-    private static final MethodHandle FSYNC = e("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle FDATASYNC = e("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle POSIX_FADVISE = h("posix_fadvise",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle UNLINK = e("unlink", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle SOCKET = e("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle BIND = e("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle LISTEN = e("listen", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle ACCEPT4 = e("accept4", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-    private static final MethodHandle CONNECT = e("connect", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle RECV = e("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle SEND = e("send", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle SHUTDOWN = e("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle SETSOCKOPT = e("setsockopt",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle GETSOCKNAME = e("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle EVENTFD = e("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle EVENTFD_WRITE = e("eventfd_write", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG));
-    private static final MethodHandle STRERROR = h("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    // Each downcall handle sits in a holder class of its own, so it is created on first use and is
+    // still a constant to the JIT. Creating one costs milliseconds at boot (the linker spins a stub
+    // class and lambda forms), and creating all of them eagerly was a fifth of bin/jbeam's start-up.
+    private static final class OPENAT { static final MethodHandle H = h("openat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+            CAPTURE_ERRNO, Linker.Option.firstVariadicArg(3)); }
+    private static final class CLOSE { static final MethodHandle H = e("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT)); }
+    private static final class READ { static final MethodHandle H = e("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG)); }
+    private static final class WRITE { static final MethodHandle H = e("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG)); }
+    private static final class PREAD { static final MethodHandle H = e("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG)); }
+    private static final class PWRITE { static final MethodHandle H = e("pwrite", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG)); }
+    private static final class FSYNC { static final MethodHandle H = e("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT)); }
+    private static final class FDATASYNC { static final MethodHandle H = e("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT)); }
+    private static final class POSIX_FADVISE { static final MethodHandle H = h("posix_fadvise",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT)); }
+    private static final class UNLINK { static final MethodHandle H = e("unlink", FunctionDescriptor.of(JAVA_INT, ADDRESS)); }
+    private static final class SOCKET { static final MethodHandle H = e("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT)); }
+    private static final class BIND { static final MethodHandle H = e("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT)); }
+    private static final class LISTEN { static final MethodHandle H = e("listen", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT)); }
+    private static final class ACCEPT4 { static final MethodHandle H = e("accept4", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT)); }
+    private static final class CONNECT { static final MethodHandle H = e("connect", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT)); }
+    private static final class RECV { static final MethodHandle H = e("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT)); }
+    private static final class SEND { static final MethodHandle H = e("send", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT)); }
+    private static final class SHUTDOWN { static final MethodHandle H = e("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT)); }
+    private static final class SETSOCKOPT { static final MethodHandle H = e("setsockopt",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT)); }
+    private static final class GETSOCKNAME { static final MethodHandle H = e("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS)); }
+    private static final class EVENTFD { static final MethodHandle H = e("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT)); }
+    private static final class EVENTFD_WRITE { static final MethodHandle H = e("eventfd_write", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG)); }
+    private static final class STRERROR { static final MethodHandle H = h("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT)); }
     // critical: neither calls back into Java nor blocks for long
-    private static final MethodHandle MALLOC = h("malloc", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
-    private static final MethodHandle FREE = h("free", FunctionDescriptor.ofVoid(JAVA_LONG), Linker.Option.critical(false));
+    private static final class MALLOC { static final MethodHandle H = h("malloc", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), Linker.Option.critical(false)); }
+    private static final class FREE { static final MethodHandle H = h("free", FunctionDescriptor.ofVoid(JAVA_LONG), Linker.Option.critical(false)); }
 
     /** {@code int eventfd(unsigned, int)} flags. */
     public static final int EFD_CLOEXEC = 02000000, EFD_NONBLOCK = 04000, EFD_SEMAPHORE = 1;
@@ -82,99 +85,99 @@ public final class Libc {
     /** {@code openat(dirfd, path, flags, mode)}; {@code path} a NUL-terminated string. */
     public static int openat(int dirfd, MemorySegment path, int flags, int mode) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) OPENAT.invokeExact(st, dirfd, path, flags, mode)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) OPENAT.H.invokeExact(st, dirfd, path, flags, mode)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int close(int fd) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) CLOSE.invokeExact(st, fd)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) CLOSE.H.invokeExact(st, fd)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static long read(int fd, MemorySegment buf, long count) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (long) READ.invokeExact(st, fd, buf, count)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (long) READ.H.invokeExact(st, fd, buf, count)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static long write(int fd, MemorySegment buf, long count) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (long) WRITE.invokeExact(st, fd, buf, count)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (long) WRITE.H.invokeExact(st, fd, buf, count)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static long pread(int fd, MemorySegment buf, long count, long offset) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (long) PREAD.invokeExact(st, fd, buf, count, offset)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (long) PREAD.H.invokeExact(st, fd, buf, count, offset)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static long pwrite(int fd, MemorySegment buf, long count, long offset) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (long) PWRITE.invokeExact(st, fd, buf, count, offset)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (long) PWRITE.H.invokeExact(st, fd, buf, count, offset)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int fsync(int fd) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) FSYNC.invokeExact(st, fd)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) FSYNC.H.invokeExact(st, fd)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int fdatasync(int fd) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) FDATASYNC.invokeExact(st, fd)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) FDATASYNC.H.invokeExact(st, fd)); } catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code posix_fadvise} advice values. */
     public static final int POSIX_FADV_NORMAL = 0, POSIX_FADV_SEQUENTIAL = 2, POSIX_FADV_DONTNEED = 4;
 
     /** {@code posix_fadvise(fd, offset, len, advice)}: returns 0 or -errno (it reports errors itself, not via errno). */
     public static int posixFadvise(int fd, long offset, long len, int advice) {
-        try { return -(int) POSIX_FADVISE.invokeExact(fd, offset, len, advice); } catch (Throwable t) { throw rethrow(t); }
+        try { return -(int) POSIX_FADVISE.H.invokeExact(fd, offset, len, advice); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int unlink(MemorySegment path) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) UNLINK.invokeExact(st, path)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) UNLINK.H.invokeExact(st, path)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int socket(int domain, int type, int protocol) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) SOCKET.invokeExact(st, domain, type, protocol)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) SOCKET.H.invokeExact(st, domain, type, protocol)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int bind(int fd, MemorySegment addr, int addrlen) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) BIND.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) BIND.H.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int listen(int fd, int backlog) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) LISTEN.invokeExact(st, fd, backlog)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) LISTEN.H.invokeExact(st, fd, backlog)); } catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code accept4}; {@code addr}/{@code addrlen} may be {@link MemorySegment#NULL}. */
     public static int accept4(int fd, MemorySegment addr, MemorySegment addrlen, int flags) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) ACCEPT4.invokeExact(st, fd, addr, addrlen, flags)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) ACCEPT4.H.invokeExact(st, fd, addr, addrlen, flags)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int connect(int fd, MemorySegment addr, int addrlen) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) CONNECT.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) CONNECT.H.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static long recv(int fd, MemorySegment buf, long len, int flags) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (long) RECV.invokeExact(st, fd, buf, len, flags)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (long) RECV.H.invokeExact(st, fd, buf, len, flags)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static long send(int fd, MemorySegment buf, long len, int flags) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (long) SEND.invokeExact(st, fd, buf, len, flags)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (long) SEND.H.invokeExact(st, fd, buf, len, flags)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int shutdown(int fd, int how) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) SHUTDOWN.invokeExact(st, fd, how)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) SHUTDOWN.H.invokeExact(st, fd, how)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int setsockopt(int fd, int level, int name, MemorySegment value, int len) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) SETSOCKOPT.invokeExact(st, fd, level, name, value, len)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) SETSOCKOPT.H.invokeExact(st, fd, level, name, value, len)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int getsockname(int fd, MemorySegment addr, MemorySegment addrlen) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) GETSOCKNAME.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) GETSOCKNAME.H.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int eventfd(int initval, int flags) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) EVENTFD.invokeExact(st, initval, flags)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) EVENTFD.H.invokeExact(st, initval, flags)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int eventfdWrite(int fd, long value) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (int) EVENTFD_WRITE.invokeExact(st, fd, value)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (int) EVENTFD_WRITE.H.invokeExact(st, fd, value)); } catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code strerror(errnum)} (errnum positive). */
     public static String strerror(int errnum) {
-        try { return ((MemorySegment) STRERROR.invokeExact(errnum)).reinterpret(Long.MAX_VALUE).getString(0); }
+        try { return ((MemorySegment) STRERROR.H.invokeExact(errnum)).reinterpret(Long.MAX_VALUE).getString(0); }
         catch (Throwable t) { throw rethrow(t); }
     }
 
@@ -185,11 +188,11 @@ public final class Libc {
      */
     public static MemorySegment malloc(long n) {
         long a;
-        try { a = (long) MALLOC.invokeExact(Math.max(1L, n)); } catch (Throwable t) { throw rethrow(t); }
+        try { a = (long) MALLOC.H.invokeExact(Math.max(1L, n)); } catch (Throwable t) { throw rethrow(t); }
         if (a == 0) throw new OutOfMemoryError("malloc(" + n + ")");
         return MemorySegment.ofAddress(a).reinterpret(n);
     }
     public static void free(MemorySegment m) {
-        try { FREE.invokeExact(m.address()); } catch (Throwable t) { throw rethrow(t); }
+        try { FREE.H.invokeExact(m.address()); } catch (Throwable t) { throw rethrow(t); }
     }
 }

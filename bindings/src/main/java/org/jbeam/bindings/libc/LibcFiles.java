@@ -42,13 +42,16 @@ public final class LibcFiles {
         return LINKER.downcallHandle(sym, fd, Linker.Option.captureCallState("errno"));
     }
 
-    private static final MethodHandle LSEEK = e("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle FTRUNCATE = e("ftruncate", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG));
-    private static final MethodHandle PREADV2 = e("preadv2", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT));
+    // Each downcall handle sits in a holder class of its own, so it is created on first use and is
+    // still a constant to the JIT. Creating one costs milliseconds at boot (the linker spins a stub
+    // class and lambda forms), and creating all of them eagerly was a fifth of bin/jbeam's start-up.
+    private static final class LSEEK { static final MethodHandle H = e("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT)); }
+    private static final class FTRUNCATE { static final MethodHandle H = e("ftruncate", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG)); }
+    private static final class PREADV2 { static final MethodHandle H = e("preadv2", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT)); }
     /** write/pwrite straight from a Java array: critical downcalls (no safepoint, heap segments allowed). */
-    private static final MethodHandle WRITE_HEAP = h("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle PWRITE_HEAP = h("pwrite", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
-    private static final MethodHandle FSTAT = e("fstat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    private static final class WRITE_HEAP { static final MethodHandle H = h("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG)); }
+    private static final class PWRITE_HEAP { static final MethodHandle H = h("pwrite", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG)); }
+    private static final class FSTAT { static final MethodHandle H = e("fstat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS)); }
 
     private static MethodHandle h(String name, FunctionDescriptor fd) {
         MemorySegment sym = LINKER.defaultLookup().find(name).orElseThrow(() -> new UnsatisfiedLinkError("missing libc symbol " + name));
@@ -64,7 +67,7 @@ public final class LibcFiles {
 
     public static long lseek(int fd, long offset, int whence) {
         MemorySegment st = STATE.get();
-        try { return ret(st, (long) LSEEK.invokeExact(st, fd, offset, whence)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (long) LSEEK.H.invokeExact(st, fd, offset, whence)); } catch (Throwable t) { throw rethrow(t); }
     }
 
     /**
@@ -75,7 +78,7 @@ public final class LibcFiles {
         MemorySegment st = STATE.get(), iov = IOVEC.get();
         iov.set(ADDRESS, 0, buf);
         iov.set(JAVA_LONG, 8, count);
-        try { return ret(st, (long) PREADV2.invokeExact(st, fd, iov, 1, offset, flags)); } catch (Throwable t) { throw rethrow(t); }
+        try { return ret(st, (long) PREADV2.H.invokeExact(st, fd, iov, 1, offset, flags)); } catch (Throwable t) { throw rethrow(t); }
     }
 
     /**
@@ -86,8 +89,8 @@ public final class LibcFiles {
     public static long writeHeap(int fd, byte[] a, int off, int n, long offset) {
         MemorySegment st = STATE.get(), buf = MemorySegment.ofArray(a).asSlice(off, n);
         try {
-            long r = offset < 0 ? (long) WRITE_HEAP.invokeExact(st, fd, buf, (long) n)
-                    : (long) PWRITE_HEAP.invokeExact(st, fd, buf, (long) n, offset);
+            long r = offset < 0 ? (long) WRITE_HEAP.H.invokeExact(st, fd, buf, (long) n)
+                    : (long) PWRITE_HEAP.H.invokeExact(st, fd, buf, (long) n, offset);
             return ret(st, r);
         } catch (Throwable t) { throw rethrow(t); }
     }
@@ -98,7 +101,7 @@ public final class LibcFiles {
      * {@link #preadv2} into native memory plus a copy). Found like libjbeam_nif: in
      * {@code -Djbeam.nativeDir}, else {@code $JBEAM_HOME/target/native}.
      */
-    private static final MethodHandle PREADV2_HEAP = heapPreadv2();
+    private static final class PREADV2_HEAP { static final MethodHandle H = heapPreadv2(); }
 
     private static MethodHandle heapPreadv2() {
         if ("false".equals(System.getProperty("jbeam.io.heapread"))) return null;
@@ -117,7 +120,7 @@ public final class LibcFiles {
     }
 
     /** Whether {@link #preadv2Heap} is available. */
-    public static boolean hasHeapRead() { return PREADV2_HEAP != null; }
+    public static boolean hasHeapRead() { return PREADV2_HEAP.H != null; }
 
     /**
      * {@code preadv2} into {@code a[off..off+n)} itself. Only with {@code RWF_NOWAIT}: the call
@@ -125,20 +128,20 @@ public final class LibcFiles {
      */
     public static long preadv2Heap(int fd, byte[] a, int off, int n, long offset, int flags) {
         try {
-            return (long) PREADV2_HEAP.invokeExact(fd, MemorySegment.ofArray(a).asSlice(off, n), (long) n, offset, flags);
+            return (long) PREADV2_HEAP.H.invokeExact(fd, MemorySegment.ofArray(a).asSlice(off, n), (long) n, offset, flags);
         } catch (Throwable t) { throw rethrow(t); }
     }
 
     public static int ftruncate(int fd, long length) {
         MemorySegment st = STATE.get();
-        try { return (int) ret(st, (int) FTRUNCATE.invokeExact(st, fd, length)); } catch (Throwable t) { throw rethrow(t); }
+        try { return (int) ret(st, (int) FTRUNCATE.H.invokeExact(st, fd, length)); } catch (Throwable t) { throw rethrow(t); }
     }
 
     /** {@code fstat(fd)}: {st_mode, st_size} in a two-element array, or null with {@code err[0] = errno}. */
     public static long[] fstat(int fd, int[] err) {
         MemorySegment st = STATE.get(), buf = STAT.get();
         int r;
-        try { r = (int) FSTAT.invokeExact(st, fd, buf); } catch (Throwable t) { throw rethrow(t); }
+        try { r = (int) FSTAT.H.invokeExact(st, fd, buf); } catch (Throwable t) { throw rethrow(t); }
         if (r < 0) { err[0] = (int) ERRNO.get(st, 0L); return null; }
         return new long[] {buf.get(ValueLayout.JAVA_INT, ST_MODE), buf.get(ValueLayout.JAVA_LONG, ST_SIZE)};
     }

@@ -88,23 +88,26 @@ public final class LibUring {
         return mh;
     }
 
-    private static final MethodHandle QUEUE_INIT_PARAMS = h("io_uring_queue_init_params",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle QUEUE_INIT = h("io_uring_queue_init",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle QUEUE_EXIT = h("io_uring_queue_exit", FunctionDescriptor.ofVoid(ADDRESS));
-    private static final MethodHandle SUBMIT = h("io_uring_submit", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle SUBMIT_AND_WAIT = h("io_uring_submit_and_wait",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle WAIT_CQE_TIMEOUT = h("io_uring_wait_cqe_timeout",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle GET_CQE = h("__io_uring_get_cqe",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
-    private static final MethodHandle GET_PROBE_RING = h("io_uring_get_probe_ring", FunctionDescriptor.of(ADDRESS, ADDRESS));
-    private static final MethodHandle GET_PROBE = h("io_uring_get_probe", FunctionDescriptor.of(ADDRESS));
-    private static final MethodHandle FREE_PROBE = h("io_uring_free_probe", FunctionDescriptor.ofVoid(ADDRESS));
-    private static final MethodHandle ENTER = h("io_uring_enter",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+    // Each downcall handle sits in a holder class of its own, so it is created on first use and is
+    // still a constant to the JIT. Creating one costs milliseconds at boot (the linker spins a stub
+    // class and lambda forms), and creating all of them eagerly was a fifth of bin/jbeam's start-up.
+    private static final class QUEUE_INIT_PARAMS { static final MethodHandle H = h("io_uring_queue_init_params",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS)); }
+    private static final class QUEUE_INIT { static final MethodHandle H = h("io_uring_queue_init",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT)); }
+    private static final class QUEUE_EXIT { static final MethodHandle H = h("io_uring_queue_exit", FunctionDescriptor.ofVoid(ADDRESS)); }
+    private static final class SUBMIT { static final MethodHandle H = h("io_uring_submit", FunctionDescriptor.of(JAVA_INT, ADDRESS)); }
+    private static final class SUBMIT_AND_WAIT { static final MethodHandle H = h("io_uring_submit_and_wait",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT)); }
+    private static final class WAIT_CQE_TIMEOUT { static final MethodHandle H = h("io_uring_wait_cqe_timeout",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)); }
+    private static final class GET_CQE { static final MethodHandle H = h("__io_uring_get_cqe",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS)); }
+    private static final class GET_PROBE_RING { static final MethodHandle H = h("io_uring_get_probe_ring", FunctionDescriptor.of(ADDRESS, ADDRESS)); }
+    private static final class GET_PROBE { static final MethodHandle H = h("io_uring_get_probe", FunctionDescriptor.of(ADDRESS)); }
+    private static final class FREE_PROBE { static final MethodHandle H = h("io_uring_free_probe", FunctionDescriptor.ofVoid(ADDRESS)); }
+    private static final class ENTER { static final MethodHandle H = h("io_uring_enter",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS)); }
 
     private static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) return r;
@@ -114,57 +117,57 @@ public final class LibUring {
 
     /** {@code int io_uring_queue_init_params(unsigned entries, struct io_uring *ring, struct io_uring_params *p)}. */
     public static int io_uring_queue_init_params(int entries, MemorySegment ring, MemorySegment params) {
-        try { return (int) need(QUEUE_INIT_PARAMS, "io_uring_queue_init_params").invokeExact(entries, ring, params); }
+        try { return (int) need(QUEUE_INIT_PARAMS.H, "io_uring_queue_init_params").invokeExact(entries, ring, params); }
         catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code int io_uring_queue_init(unsigned entries, struct io_uring *ring, unsigned flags)}. */
     public static int io_uring_queue_init(int entries, MemorySegment ring, int flags) {
-        try { return (int) need(QUEUE_INIT, "io_uring_queue_init").invokeExact(entries, ring, flags); }
+        try { return (int) need(QUEUE_INIT.H, "io_uring_queue_init").invokeExact(entries, ring, flags); }
         catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code void io_uring_queue_exit(struct io_uring *ring)}. */
     public static void io_uring_queue_exit(MemorySegment ring) {
-        try { need(QUEUE_EXIT, "io_uring_queue_exit").invokeExact(ring); }
+        try { need(QUEUE_EXIT.H, "io_uring_queue_exit").invokeExact(ring); }
         catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code int io_uring_submit(struct io_uring *ring)}: number of SQEs submitted or -errno. */
     public static int io_uring_submit(MemorySegment ring) {
-        try { return (int) need(SUBMIT, "io_uring_submit").invokeExact(ring); }
+        try { return (int) need(SUBMIT.H, "io_uring_submit").invokeExact(ring); }
         catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr)}. */
     public static int io_uring_submit_and_wait(MemorySegment ring, int waitNr) {
-        try { return (int) need(SUBMIT_AND_WAIT, "io_uring_submit_and_wait").invokeExact(ring, waitNr); }
+        try { return (int) need(SUBMIT_AND_WAIT.H, "io_uring_submit_and_wait").invokeExact(ring, waitNr); }
         catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code int io_uring_wait_cqe_timeout(struct io_uring *, struct io_uring_cqe **, struct __kernel_timespec *)}. */
     public static int io_uring_wait_cqe_timeout(MemorySegment ring, MemorySegment cqePtr, MemorySegment ts) {
-        try { return (int) need(WAIT_CQE_TIMEOUT, "io_uring_wait_cqe_timeout").invokeExact(ring, cqePtr, ts); }
+        try { return (int) need(WAIT_CQE_TIMEOUT.H, "io_uring_wait_cqe_timeout").invokeExact(ring, cqePtr, ts); }
         catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code int __io_uring_get_cqe(struct io_uring *, struct io_uring_cqe **, unsigned submit, unsigned wait_nr, sigset_t *)}. */
     public static int __io_uring_get_cqe(MemorySegment ring, MemorySegment cqePtr, int submit, int waitNr, MemorySegment sigmask) {
-        try { return (int) need(GET_CQE, "__io_uring_get_cqe").invokeExact(ring, cqePtr, submit, waitNr, sigmask); }
+        try { return (int) need(GET_CQE.H, "__io_uring_get_cqe").invokeExact(ring, cqePtr, submit, waitNr, sigmask); }
         catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code struct io_uring_probe *io_uring_get_probe_ring(struct io_uring *ring)}; NULL on failure. */
     public static MemorySegment io_uring_get_probe_ring(MemorySegment ring) {
-        try { return (MemorySegment) need(GET_PROBE_RING, "io_uring_get_probe_ring").invokeExact(ring); }
+        try { return (MemorySegment) need(GET_PROBE_RING.H, "io_uring_get_probe_ring").invokeExact(ring); }
         catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code struct io_uring_probe *io_uring_get_probe(void)}; NULL on failure. */
     public static MemorySegment io_uring_get_probe() {
-        try { return (MemorySegment) need(GET_PROBE, "io_uring_get_probe").invokeExact(); }
+        try { return (MemorySegment) need(GET_PROBE.H, "io_uring_get_probe").invokeExact(); }
         catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code void io_uring_free_probe(struct io_uring_probe *probe)}. */
     public static void io_uring_free_probe(MemorySegment probe) {
-        try { need(FREE_PROBE, "io_uring_free_probe").invokeExact(probe); }
+        try { need(FREE_PROBE.H, "io_uring_free_probe").invokeExact(probe); }
         catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code int io_uring_enter(unsigned fd, unsigned to_submit, unsigned min_complete, unsigned flags, sigset_t *sig)}. */
     public static int io_uring_enter(int fd, int toSubmit, int minComplete, int flags, MemorySegment sig) {
-        try { return (int) need(ENTER, "io_uring_enter").invokeExact(fd, toSubmit, minComplete, flags, sig); }
+        try { return (int) need(ENTER.H, "io_uring_enter").invokeExact(fd, toSubmit, minComplete, flags, sig); }
         catch (Throwable t) { throw rethrow(t); }
     }
 
