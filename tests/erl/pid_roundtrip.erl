@@ -16,6 +16,11 @@ main() ->
     F = fun() -> ok end,
     io:format("~p~n", [erlang:fun_info(F, new_uniq) =:= {new_uniq, ?MODULE:module_info(md5)}]),
     io:format("~p~n", [?MODULE:module_info(md5) =:= element(2, element(2, beam_lib:md5(code:which(?MODULE))))]),
+    %% md5 is computed lazily (first fun or module_info): a module loaded at boot that made no fun yet,
+    %% and a fun of a module whose md5 nobody asked for before, both as erts computes them.
+    io:format("~p~n", [lists:module_info(md5)]),
+    io:format("~p~n", [erlang:fun_info(fun lists:map/2, new_uniq)]),
+    io:format("~p~n", [erlang:fun_info(string:tokens("a b", " ") =:= ["a", "b"] andalso fun string:len/1, module)]),
     Pid = spawn(fun() -> receive {From, M} -> From ! {back, M} end end),
     binary_to_term(term_to_binary(Pid)) ! {self(), x},
     io:format("~p~n", [receive Z -> Z after 1000 -> timeout end]),

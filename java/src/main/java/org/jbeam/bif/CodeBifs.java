@@ -147,7 +147,7 @@ public final class CodeBifs implements BifModule {
             }
             case "attributes" -> mod.attributes;
             case "compile" -> mod.compileInfo;
-            case "md5" -> EBitString.of(mod.md5 == null ? new byte[16] : mod.md5.clone());
+            case "md5" -> EBitString.of(mod.md5() == null ? new byte[16] : mod.md5().clone());
             case "nifs" -> ENil.NIL;
             case "native" -> EAtom.FALSE;
             default -> throw ErlangException.badarg();

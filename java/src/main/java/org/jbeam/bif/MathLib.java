@@ -50,7 +50,31 @@ final class MathLib {
         try { return LINKER.defaultLookup().find(name); } catch (Throwable e) { return Optional.empty(); }
     }
 
+    // The functions are linked on first use: linking all 24 at boot took tens of milliseconds of
+    // every bin/jbeam start-up, and most programs call none of them. A race links one twice, harmlessly.
     private static DoubleUnaryOperator f1(String name, DoubleUnaryOperator fallback) {
+        return new DoubleUnaryOperator() {
+            private DoubleUnaryOperator linked;
+            @Override public double applyAsDouble(double x) {
+                DoubleUnaryOperator f = linked;
+                if (f == null) linked = f = link1(name, fallback);
+                return f.applyAsDouble(x);
+            }
+        };
+    }
+
+    private static DoubleBinaryOperator f2(String name, DoubleBinaryOperator fallback) {
+        return new DoubleBinaryOperator() {
+            private DoubleBinaryOperator linked;
+            @Override public double applyAsDouble(double x, double y) {
+                DoubleBinaryOperator f = linked;
+                if (f == null) linked = f = link2(name, fallback);
+                return f.applyAsDouble(x, y);
+            }
+        };
+    }
+
+    private static DoubleUnaryOperator link1(String name, DoubleUnaryOperator fallback) {
         Optional<MemorySegment> sym = find(name);
         if (sym.isEmpty()) return fallback;
         try {
@@ -63,7 +87,7 @@ final class MathLib {
         }
     }
 
-    private static DoubleBinaryOperator f2(String name, DoubleBinaryOperator fallback) {
+    private static DoubleBinaryOperator link2(String name, DoubleBinaryOperator fallback) {
         Optional<MemorySegment> sym = find(name);
         if (sym.isEmpty()) return fallback;
         try {

@@ -25,7 +25,27 @@ public final class BeamModule {
     /** An exported function and its entry point. */
     public record ExportDef(EAtom name, int arity, int pc) {}
     public Term attributes = org.jbeam.term.ENil.NIL, compileInfo = org.jbeam.term.ENil.NIL;
-    public byte[] md5;
+    private volatile byte[] md5;
+    /** What {@link #md5()} hashes until it has (the loader's chunks), then null. */
+    private volatile java.util.function.Supplier<byte[]> md5Source;
+
+    /**
+     * The module's MD5 as erts computes it (beam_lib:md5/1): module_info(md5) and every fun's
+     * new_uniq. Computed on first use: hashing every module as it loads was a tenth of boot, and
+     * most boot modules never need it. A race computes it twice, with the same result.
+     */
+    public byte[] md5() {
+        byte[] m = md5;
+        if (m == null) {
+            java.util.function.Supplier<byte[]> src = md5Source;
+            if (src == null) return null;
+            md5 = m = src.get();
+            md5Source = null;
+        }
+        return m;
+    }
+    public void md5(byte[] value) { md5 = value; md5Source = null; }
+    public void md5(java.util.function.Supplier<byte[]> source) { md5Source = source; }
     /** pc of the on_load function entry, or -1. */
     public int onLoadPc = -1;
     public String sourceFile;

@@ -6,9 +6,17 @@ import org.jbeam.term.EAtom;
 
 /** The global export table: one {@link Export} per M:F/A ever referenced. */
 public final class ExportTable {
-    private record Key(EAtom m, EAtom f, int a) {}
+    /**
+     * Explicit equals/hashCode: a record's are linked through invokedynamic on first use, which the
+     * AOT cache does not pre-link, and run slowly until compiled; the loader hashes a key per import.
+     */
+    private record Key(EAtom m, EAtom f, int a) {
+        @Override public boolean equals(Object o) { return o instanceof Key k && k.m == m && k.f == f && k.a == a; }
+        @Override public int hashCode() { return (m.index * 31 + f.index) * 31 + a; }
+    }
 
-    private final ConcurrentHashMap<Key, Export> map = new ConcurrentHashMap<>();
+    /** Presized: boot alone registers several thousand BIFs and imports (no resizing while loading). */
+    private final ConcurrentHashMap<Key, Export> map = new ConcurrentHashMap<>(8192);
 
     /**
      * A direct-mapped cache in front of the map for apply's dynamic calls ({@code Mod:send(S, D)} in

@@ -65,9 +65,9 @@ public final class CodeServer {
         t = LoadStats.start();
         BeamModule m = Transformer.transform(f, vm.exports, vm.bifs);
         LoadStats.add(LoadStats.Phase.TRANSFORM, t);
-        t = LoadStats.start();
-        m.md5 = md5(f);
-        LoadStats.add(LoadStats.Phase.MD5, t);
+        byte[][] hashed = new byte[MD5_CHUNKS.length][];
+        for (int i = 0; i < hashed.length; i++) hashed[i] = f.chunks.get(MD5_CHUNKS[i]);
+        m.md5(() -> md5(hashed));
         t = LoadStats.start();
         m.attributes = decodeOr(f.attributes);
         m.compileInfo = decodeOr(f.compileInfo);
@@ -202,13 +202,15 @@ public final class CodeServer {
 
     private static final String[] MD5_CHUNKS = {"Atom", "AtU8", "Code", "StrT", "ImpT", "ExpT", "FunT", "LitT", "Meta"};
 
-    private static byte[] md5(BeamFile f) {
+    /** MD5 over the chunks named in {@link #MD5_CHUNKS} (same order; null = absent). */
+    private static byte[] md5(byte[][] chunks) {
+        long t = LoadStats.start();
         try {
             MessageDigest md = MessageDigest.getInstance("MD5");
-            for (String c : MD5_CHUNKS) {
-                byte[] b = f.chunks.get(c);
+            for (int i = 0; i < chunks.length; i++) {
+                byte[] b = chunks[i];
                 if (b == null) continue;
-                if (c.equals("FunT")) {
+                if (MD5_CHUNKS[i].equals("FunT")) {
                     // As beam_lib:md5/1 (filter_funtab): each 24-byte entry's OldUniq word counts as zero, so the
                     // md5 (a fun's new_uniq) matches erts' and funs sent to other nodes are recognised there.
                     b = b.clone();
@@ -216,6 +218,7 @@ public final class CodeServer {
                 }
                 md.update(b);
             }
+            LoadStats.add(LoadStats.Phase.MD5, t);
             return md.digest();
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
