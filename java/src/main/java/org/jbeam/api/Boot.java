@@ -15,6 +15,9 @@ final class Boot {
     private Boot() {}
 
     static void start(Runtime vm) {
+        // The bytecode tier waits for the end of the boot script (Runtime.send sees init's
+        // {progress, started}): see JitSupport.booting.
+        org.jbeam.interp.JitSupport.booting(true);
         preload(vm);
         // erts' own system process that init and the code server talk to.
         vm.processes.spawn(null, EAtom.of("erts_code_purger"), EAtom.of("start"), new Term[0], null);

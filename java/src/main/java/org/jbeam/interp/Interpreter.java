@@ -380,8 +380,8 @@ public final class Interpreter {
      * whole loop (ADR 0024).
      */
     private void countLocalCall(Instr in, int target) {
-        if (in.hits < JitSupport.CALL_THRESHOLD && ++in.hits == JitSupport.CALL_THRESHOLD && JitSupport.ENABLED)
-            JitSupport.hot(mod, target);
+        if (in.hits < JitSupport.CALL_THRESHOLD && ++in.hits == JitSupport.CALL_THRESHOLD && JitSupport.ENABLED
+                && !JitSupport.hot(mod, target)) in.hits = 0;
     }
 
     /** Call through an export; {@code ret} null means a tail call. Returns the next pc. */
@@ -417,7 +417,7 @@ public final class Interpreter {
         setCode(m);
         // Message-passing code is seldom preempted (it waits first), so calls across modules
         // also count towards compiling the callee (ADR 0008).
-        if (++e.calls == JitSupport.CALL_THRESHOLD && JitSupport.ENABLED) JitSupport.hot(m, e.pc);
+        if (++e.calls == JitSupport.CALL_THRESHOLD && JitSupport.ENABLED && !JitSupport.hot(m, e.pc)) e.calls = 0;
         if (--reds <= 0) return preemptAt(e.pc, arity);
         return e.pc;
     }

@@ -41,19 +41,36 @@ public final class JitSupport {
     /** Calls (through an export, or from compiled code) after which a function is compiled. */
     public static final int CALL_THRESHOLD = Integer.getInteger("jbeam.jit.calls", 2000);
 
-    /** Compile the function containing {@code pc} now (it was called often enough). */
-    static void hot(BeamModule m, int pc) {
+    /**
+     * True while a VM boots OTP (from erl_init's start until init's boot script reports
+     * {@code {progress, started}}, just before -eval/-run/-s run): compile requests are put off and
+     * their counters start again. The functions hot during boot (filename and code path handling)
+     * are not the program's, and compiling them then cost a fifth of bin/jbeam's boot CPU: the
+     * class-file library under the compiler still runs cold (JVM-interpreted) at that point.
+     */
+    private static volatile boolean booting;
+
+    public static void booting(boolean b) { booting = b; }
+
+    /**
+     * Compile the function containing {@code pc} now (it was called often enough). False when put
+     * off by the boot: the caller then counts again from zero.
+     */
+    static boolean hot(BeamModule m, int pc) {
+        if (booting) return false;
         Compiler c = compiler;
-        if (c == null || m.functions == null) return;
+        if (c == null || m.functions == null) return true;
         FuncInfo f = m.functionAt(pc);
         if (f != null && f.jitState == 0) compileNow(c, f);
+        return true;
     }
 
     /** Compiled code calling a local function that is still interpreted. */
     static void callOut(FuncInfo f) {
         if (f.jitState == 0 && ++f.calls == CALL_THRESHOLD) {
             Compiler c = compiler;
-            if (c != null) compileNow(c, f);
+            if (booting) f.calls = 0;
+            else if (c != null) compileNow(c, f);
         }
     }
 
@@ -63,7 +80,7 @@ public final class JitSupport {
         if (c == null || m.functions == null) return;
         FuncInfo f = m.functionAt(pc);
         if (f == null || f.jitState != 0) return;
-        if (++f.samples < THRESHOLD) return;
+        if (++f.samples < THRESHOLD || booting) return;
         compileNow(c, f);
     }
 

@@ -85,6 +85,7 @@ public final class Runtime {
             case EPid pid when pid.node != nodeName -> dist.send(from, pid, msg);
             case EPid pid -> sendTo(pid, msg);
             case EAtom name -> {
+                if (name == BootProgress.INIT) BootProgress.observe(msg);
                 Term t = registry.whereis(name);
                 if (t == null) throw ErlangException.badarg();
                 send(from, t, msg);
