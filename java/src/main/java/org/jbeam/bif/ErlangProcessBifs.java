@@ -195,6 +195,11 @@ public final class ErlangProcessBifs implements BifModule {
             }
             else if (!heapOption(o)) throw ErlangException.badarg();
             else if (o instanceof ETuple t && t.get(0) == MQD) so.messageQueueData = (EAtom) t.get(1);
+            else if (o instanceof ETuple t) {
+                org.jbeam.runtime.GcOptions g = gcOption(so.gc != null ? so.gc : org.jbeam.runtime.GcOptions.DEFAULT, (EAtom) t.get(0), t.get(1));
+                if (g == null) throw ErlangException.badarg();
+                if (g != org.jbeam.runtime.GcOptions.DEFAULT) so.gc = g;
+            }
         }
         if (monitor) so.monitorRef = p.vm.makeRef();
         ErlProcess child = spawn.apply(so);
@@ -212,6 +217,22 @@ public final class ErlangProcessBifs implements BifModule {
             case "message_queue_data" -> v == EAtom.of("off_heap") || v == EAtom.of("on_heap");
             case "async_dist" -> v == EAtom.TRUE || v == EAtom.FALSE;
             default -> false;
+        };
+    }
+
+    /**
+     * {@code gc} with one GC setting changed (spawn_opt, process_flag); {@code gc} itself for the
+     * options that are not GC settings (async_dist); null when OTP raises badarg.
+     */
+    private static org.jbeam.runtime.GcOptions gcOption(org.jbeam.runtime.GcOptions gc, EAtom k, Term v) {
+        boolean size = v instanceof ESmall s && s.value >= 0;
+        long n = size ? ((ESmall) v).value : 0;
+        return switch (k.name) {
+            case "min_heap_size" -> size ? gc.withMinHeapSize(n) : null;
+            case "min_bin_vheap_size" -> size ? gc.withMinBinVheapSize(n) : null;
+            case "fullsweep_after" -> size ? gc.withFullsweepAfter(n) : null;
+            case "max_heap_size" -> gc.withMaxHeapSize(v);
+            default -> gc;
         };
     }
 
@@ -465,7 +486,17 @@ public final class ErlangProcessBifs implements BifModule {
             return ESmall.ZERO;
         if (flag instanceof EAtom a) {
             switch (a.name) {
-                case "min_heap_size", "min_bin_vheap_size", "max_heap_size", "fullsweep_after" -> { return ESmall.of(233); }
+                case "min_heap_size", "min_bin_vheap_size", "max_heap_size", "fullsweep_after" -> {
+                    org.jbeam.runtime.GcOptions old = p.gc, g = gcOption(old, a, value);
+                    if (g == null) throw ErlangException.badarg();
+                    p.gc = g;
+                    return switch (a.name) {
+                        case "min_heap_size" -> ESmall.of(old.minHeapSize);
+                        case "min_bin_vheap_size" -> ESmall.of(old.minBinVheapSize);
+                        case "fullsweep_after" -> ESmall.of(old.fullsweepAfter);
+                        default -> old.maxHeapSizeTerm();
+                    };
+                }
                 case "message_queue_data" -> {
                     if (value != EAtom.of("on_heap") && value != EAtom.of("off_heap")) throw ErlangException.badarg();
                     EAtom old = p.messageQueueData;

@@ -94,7 +94,31 @@ final class ProcessInfo {
             case "stack_size" -> ESmall.of(Math.max(q.sp, 1));
             case "reductions" -> ESmall.of(q.reductionsDone);
             case "memory" -> ESmall.of(2_800);
-            case "garbage_collection" -> ECons.of(ETuple.of(EAtom.of("min_heap_size"), ESmall.of(233)), ETuple.of(EAtom.of("fullsweep_after"), ESmall.of(65535)));
+            case "garbage_collection" -> ECons.of(ETuple.of(EAtom.of("max_heap_size"), q.gc.maxHeapSizeTerm()),
+                    ETuple.of(EAtom.of("min_bin_vheap_size"), ESmall.of(q.gc.minBinVheapSize)),
+                    ETuple.of(EAtom.of("min_heap_size"), ESmall.of(q.gc.minHeapSize)),
+                    ETuple.of(EAtom.of("fullsweep_after"), ESmall.of(q.gc.fullsweepAfter)),
+                    ETuple.of(EAtom.of("minor_gcs"), ESmall.ZERO));
+            // Nominal: jbeam's processes have no heaps of their own (the JVM's heap holds all terms),
+            // so these are the figures of a fresh erts process with the same settings.
+            case "garbage_collection_info" -> gcInfo(q);
+            case "min_heap_size" -> ESmall.of(q.gc.minHeapSize);
+            case "min_bin_vheap_size" -> ESmall.of(q.gc.minBinVheapSize);
+            case "fullsweep_after" -> ESmall.of(q.gc.fullsweepAfter);
+            case "max_heap_size" -> q.gc.maxHeapSizeTerm();
+            case "parent" -> q.parent != null ? q.parent : EAtom.UNDEFINED;
+            // Active catch and try blocks (the interpreter's count; read racily for another process).
+            case "catchlevel" -> ESmall.of(q.catches);
+            case "current_location" -> currentLocation(self, q);
+            case "backtrace" -> Backtrace.of(self, q);
+            // Per-process tracing, sequential tracing and call saving are not implemented (and
+            // cannot be switched on), so these are what erts reports for a process without them.
+            case "trace" -> ESmall.ZERO;
+            case "sequential_trace_token" -> ENil.NIL;
+            case "last_calls" -> EAtom.FALSE;
+            // Off-heap binaries and magic references: the JVM's collector owns these, so no process
+            // holds a list of them.
+            case "binary", "magic_ref" -> ENil.NIL;
             case "suspending" -> ENil.NIL;
             case "message_queue_data" -> q.messageQueueData;
             case "current_stacktrace" -> q == self && q.interpreter != null ? q.interpreter.currentStacktrace()
@@ -102,5 +126,25 @@ final class ProcessInfo {
             default -> throw ErlangException.badarg();
         };
         return ETuple.of(a, v);
+    }
+
+    private static Term gcInfo(ErlProcess q) {
+        long heap = q.gc.minHeapSize, bin = q.gc.minBinVheapSize;
+        String[] keys = {"old_heap_block_size", "heap_block_size", "mbuf_size", "recent_size", "stack_size",
+                "old_heap_size", "heap_size", "bin_vheap_size", "bin_vheap_block_size", "bin_old_vheap_size",
+                "bin_old_vheap_block_size"};
+        long[] vals = {0, heap, 0, 0, Math.max(q.sp, 1), 0, 0, 0, bin, 0, bin};
+        Term[] l = new Term[keys.length];
+        for (int i = 0; i < l.length; i++) l[i] = ETuple.of(EAtom.of(keys[i]), ESmall.of(vals[i]));
+        return ECons.of(l);
+    }
+
+    /** {M, F, A, Location}: the first frame of the process's current stack trace. */
+    private static Term currentLocation(ErlProcess self, ErlProcess q) {
+        Term st = item(self, q, EAtom.of("current_stacktrace"));
+        if (st instanceof ETuple t && t.get(1) instanceof ECons c && c.head instanceof ETuple f && f.arity() == 4) return f;
+        Term cf = item(self, q, EAtom.of("current_function")) instanceof ETuple t ? t.get(1) : null;
+        if (cf instanceof ETuple mfa && mfa.arity() == 3) return ETuple.of(mfa.get(0), mfa.get(1), mfa.get(2), ENil.NIL);
+        return ETuple.of(EAtom.UNDEFINED, EAtom.UNDEFINED, ESmall.ZERO, ENil.NIL);
     }
 }

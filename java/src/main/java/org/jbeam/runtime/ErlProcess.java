@@ -46,6 +46,10 @@ public final class ErlProcess {
     public volatile boolean hibernated;
     /** process_flag values jbeam keeps only to report back (one JVM heap; no call saving). */
     public EAtom messageQueueData = EAtom.of("on_heap");
+    /** GC settings read back by process_info (spawn_opt, process_flag); shared default until changed. */
+    public GcOptions gc = GcOptions.DEFAULT;
+    /** The spawning process (process_info parent); null for processes started by the VM or from Java. */
+    public EPid parent;
     public boolean sensitive;
     public volatile int saveCalls;
     /** erlang:suspend_process: suspender → count; null when not suspended (guarded by this). */

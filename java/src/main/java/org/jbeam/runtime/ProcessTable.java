@@ -45,6 +45,7 @@ public final class ProcessTable {
         int n = nextNumber.getAndIncrement();
         EPid pid = new EPid(vm.nodeName, n & 0x7FFF, (n >>> 15) & 0x1FFF, 0);
         ErlProcess p = new ErlProcess(vm, pid);
+        if (parent != null) p.parent = parent.pid;
         // Processes spawned from Java (the embedding API) get OTP's io server once it runs.
         Term user = parent == null ? vm.registry.whereis(EAtom.of("user")) : null;
         p.groupLeader = parent != null ? parent.groupLeader : user instanceof EPid u ? u : pid;
@@ -86,6 +87,7 @@ public final class ProcessTable {
             }
             if (opts.priority != null) p.priority = opts.priority;
             if (opts.messageQueueData != null) p.messageQueueData = opts.messageQueueData;
+            if (opts.gc != null) p.gc = opts.gc;
             if (opts.watchExit) vm.exitFuture(p.pid); // registered before it can run and exit
             if (opts.groupLeader != null) p.groupLeader = opts.groupLeader;
         }
@@ -142,6 +144,8 @@ public final class ProcessTable {
         /** spawn_opt {monitor, [{tag, T}]}: the first element of the 'DOWN' message. */
         public Term monitorTag = EAtom.DOWN;
         public EAtom messageQueueData;
+        /** spawn_opt's min_heap_size, min_bin_vheap_size, fullsweep_after, max_heap_size. */
+        public GcOptions gc;
         public EPid groupLeader;
         /** The embedding API will await this process's exit reason. */
         public boolean watchExit;
