@@ -16,6 +16,25 @@ main() ->
     {backtrace, B} = process_info(P, backtrace),
     io:format("backtrace names the function: ~p~n", [binary:match(B, <<"proc_info_items:waiter/0">>) =/= nomatch]),
     P ! stop,
+    %% suspending: counts per suspendee; a suspender's exit resumes what it suspended (which then
+    %% waits in its receive again: wait_status/2 gives it time to get there on either VM)
+    S = spawn(fun() -> receive _ -> ok end end),
+    true = erlang:suspend_process(S), true = erlang:suspend_process(S),
+    io:format("suspending: ~p~n", [[{Pid =:= S, A, O} || {Pid, A, O} <- element(2, process_info(self(), suspending))]]),
+    true = erlang:resume_process(S),
+    io:format("suspending after resume: ~p ~p~n", [[{Pid =:= S, A} || {Pid, A, _} <- element(2, process_info(self(), suspending))],
+                                                  process_info(S, status)]),
+    true = erlang:resume_process(S),
+    io:format("suspending after second resume: ~p ~p~n", [process_info(self(), suspending), wait_status(S, 100)]),
+    Self = self(),
+    Suspender = spawn(fun() -> true = erlang:suspend_process(S), Self ! suspended, receive die -> ok end end),
+    receive suspended -> ok end,
+    io:format("suspended by another: ~p~n", [process_info(S, status)]),
+    MRef = monitor(process, Suspender),
+    Suspender ! die,
+    receive {'DOWN', MRef, _, _, _} -> ok end,
+    io:format("after the suspender died: ~p~n", [wait_status(S, 100)]),
+    exit(S, kill),
     %% catchlevel of the caller itself, nested
     io:format("catchlevel: ~p~n", [element(2, process_info(self(), catchlevel))]),
     catch io:format("catchlevel in catch: ~p~n", [element(2, process_info(self(), catchlevel))]),
@@ -51,6 +70,13 @@ wait_until_waiting(P) ->
     case process_info(P, status) of
         {status, waiting} -> ok;
         _ -> timer:sleep(1), wait_until_waiting(P)
+    end.
+
+wait_status(P, 0) -> process_info(P, status);
+wait_status(P, N) ->
+    case process_info(P, status) of
+        {status, waiting} = S -> S;
+        _ -> timer:sleep(1), wait_status(P, N - 1)
     end.
 
 result({'EXIT', {Reason, _}}) -> {error, Reason};

@@ -63,6 +63,7 @@ final class ProcessControl {
             done = !(unless && n != null);
             if (done) by.put(p.pid, n == null ? 1 : n + 1);
         }
+        if (done) synchronized (p) { (p.suspending == null ? p.suspending = new java.util.HashSet<>() : p.suspending).add(q.pid); }
         if (asyncTag != null) p.deliver(ETuple.of(asyncTag, done ? EAtom.of("suspended") : EAtom.of("already_suspended")));
         return EAtom.of(done);
     }
@@ -70,14 +71,16 @@ final class ProcessControl {
     private static Term resume(ErlProcess p, Term pid) {
         ErlProcess q = target(p, pid);
         boolean wake;
+        Integer n;
         synchronized (q) {
-            Integer n = q.suspendedBy == null ? null : q.suspendedBy.get(p.pid);
+            n = q.suspendedBy == null ? null : q.suspendedBy.get(p.pid);
             if (n == null) throw ErlangException.badarg();
             if (n > 1) q.suspendedBy.put(p.pid, n - 1);
             else q.suspendedBy.remove(p.pid);
             wake = q.suspendedBy.isEmpty();
             if (wake) q.suspendedBy = null;
         }
+        if (n == 1) synchronized (p) { if (p.suspending != null) p.suspending.remove(q.pid); }
         if (wake) q.wake();
         return EAtom.TRUE;
     }

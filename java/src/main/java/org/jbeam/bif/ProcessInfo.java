@@ -119,13 +119,27 @@ final class ProcessInfo {
             // Off-heap binaries and magic references: the JVM's collector owns these, so no process
             // holds a list of them.
             case "binary", "magic_ref" -> ENil.NIL;
-            case "suspending" -> ENil.NIL;
+            case "suspending" -> suspending(q);
             case "message_queue_data" -> q.messageQueueData;
             case "current_stacktrace" -> q == self && q.interpreter != null ? q.interpreter.currentStacktrace()
                     : q != self ? org.jbeam.interp.Exceptions.stacktraceOf(q) : ENil.NIL;
             default -> throw ErlangException.badarg();
         };
         return ETuple.of(a, v);
+    }
+
+    /** {Suspendee, ActiveSuspendCount, OutstandingSuspendCount} for each process q has suspended. */
+    private static Term suspending(ErlProcess q) {
+        List<EPid> pids;
+        synchronized (q) { pids = q.suspending == null ? List.of() : new ArrayList<>(q.suspending); }
+        List<Term> l = new ArrayList<>();
+        for (EPid pid : pids) {
+            if (!(pid.process instanceof ErlProcess s)) continue;
+            Integer n;
+            synchronized (s) { n = s.suspendedBy == null ? null : s.suspendedBy.get(q.pid); }
+            if (n != null) l.add(ETuple.of(pid, ESmall.of(n), ESmall.ZERO));
+        }
+        return ECons.of(l);
     }
 
     private static Term gcInfo(ErlProcess q) {

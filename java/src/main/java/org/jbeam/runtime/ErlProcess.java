@@ -54,6 +54,8 @@ public final class ErlProcess {
     public volatile int saveCalls;
     /** erlang:suspend_process: suspender → count; null when not suspended (guarded by this). */
     public Map<EPid, Integer> suspendedBy;
+    /** Processes this one has suspended (guarded by this process's lock); released when it exits. */
+    public Set<EPid> suspending;
     public boolean suspended() { synchronized (this) { return suspendedBy != null; } }
     public EFun startFun;
 

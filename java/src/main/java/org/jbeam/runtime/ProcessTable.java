@@ -121,6 +121,7 @@ public final class ProcessTable {
             if (o instanceof Signals.Link l) vm.sendSignal(l.from(), new Signals.Exit(p.pid, EAtom.NOPROC, true));
             else if (o instanceof Signals.Monitor m) vm.sendSignal(m.monitor().watcher(), new Signals.Down(m.monitor().ref(), downMessage(m.monitor(), EAtom.NOPROC)));
         }
+        releaseSuspensions(p);
         vm.ports.closeOwnedBy(p);
         org.jbeam.ets.EtsTables.ownerExited(vm, p);
         org.jbeam.file.FileHandle.ownerExited(p);
@@ -130,6 +131,23 @@ public final class ProcessTable {
         p.stk = null;
         p.xsave = null;
         vm.processExited(p, reason);
+    }
+
+    /** A suspender's exit resumes what it suspended, as in erts (its suspend counts are dropped). */
+    private void releaseSuspensions(ErlProcess p) {
+        java.util.Set<EPid> s;
+        synchronized (p) { s = p.suspending; p.suspending = null; }
+        if (s == null) return;
+        for (EPid pid : s) {
+            if (!(vm.resolve(pid) instanceof ErlProcess q)) continue;
+            boolean wake;
+            synchronized (q) {
+                if (q.suspendedBy == null || q.suspendedBy.remove(p.pid) == null) continue;
+                wake = q.suspendedBy.isEmpty();
+                if (wake) q.suspendedBy = null;
+            }
+            if (wake) q.wake();
+        }
     }
 
     static Term downMessage(ErlProcess.Monitor m, Term reason) {
