@@ -64,9 +64,9 @@ final class ProcessInfo {
             case "status" -> EAtom.of(q == self ? "running" : q.suspended() ? "suspended"
                     : q.status() == ErlProcess.WAITING ? "waiting" : "runnable");
             case "message_queue_len" -> ESmall.of(q.messageQueueLen());
-            // Another process's mailbox is read without stopping it (nodes are immutable once
-            // linked, so the walk is safe but may miss what it has not yet taken from its inbox).
-            case "messages" -> ECons.of(q.mailbox.messages());
+            // Another process's queue is read without stopping it: exact while it waits or is
+            // suspended, approximate while it runs (ErlProcess.queuedMessages).
+            case "messages" -> ECons.of(q.queuedMessages());
             case "links" -> { synchronized (q) { yield ECons.of(new ArrayList<Term>(q.links)); } }
             case "monitors" -> {
                 List<Term> l = new ArrayList<>();

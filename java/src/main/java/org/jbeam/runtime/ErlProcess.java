@@ -159,6 +159,13 @@ public final class ErlProcess {
     /** Queued messages, including those sent but not yet taken from the inbox. */
     public int messageQueueLen() { return mailbox.size() + inbox.pendingMessages(); }
 
+    /** Queued messages, oldest first, including those not yet taken from the inbox (see Inbox). */
+    public java.util.List<Term> queuedMessages() {
+        java.util.List<Term> l = new java.util.ArrayList<>(mailbox.messages());
+        inbox.pendingMessagesInto(l);
+        return l;
+    }
+
     public Map<Term, Term> dict() {
         if (dictionary == null) dictionary = new HashMap<>();
         return dictionary;

@@ -59,6 +59,18 @@ final class Inbox {
 
     int pendingMessages() { return Math.max(0, (int) PENDING.getVolatile(this)); }
 
+    /**
+     * Any thread: appends the messages (not signals) still in the inbox, oldest first, for another
+     * process's process_info(P, messages). Exact while the owner is not running (waiting or
+     * suspended); while it runs, a message it is moving to the mailbox may be missed or seen twice.
+     * The consumer nulls a node's value when it takes it, so a stale head only shows empty nodes.
+     */
+    void pendingMessagesInto(java.util.List<org.jbeam.term.Term> out) {
+        for (Node n = (Node) NEXT.getAcquire(head); n != null; n = (Node) NEXT.getAcquire(n)) {
+            if (n.value instanceof org.jbeam.term.Term t) out.add(t);
+        }
+    }
+
     /** The owning process only: {@code n} messages were moved to the mailbox. */
     void taken(int n) { if (n != 0) PENDING.getAndAdd(this, -n); }
 
