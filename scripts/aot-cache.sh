@@ -12,8 +12,12 @@ rm -f target/jbeam.aot target/jbeam-runtime.jar
 # (scripts/aot_training.erl), not just the boot: see ADR 0009.
 mkdir -p target/aot-training
 erlc -o target/aot-training scripts/aot_training.erl
-"$JAVA_HOME/bin/jar" cf target/jbeam-runtime.jar -C target/classes .
+# bin/jbeam may be running meanwhile (tests, benchmarks): the jar and the cache appear under their
+# names only once complete (a cache file can be renamed; it records the jar's path, not its own).
+"$JAVA_HOME/bin/jar" cf target/jbeam-runtime.jar.tmp -C target/classes .
+mv -f target/jbeam-runtime.jar.tmp target/jbeam-runtime.jar
 . scripts/jvm-options.sh
-"$JAVA_HOME/bin/java" "${JBEAM_JVM_OPTS[@]}" -XX:AOTCacheOutput=target/jbeam.aot -Xlog:aot=off -Xlog:cds=off \
+"$JAVA_HOME/bin/java" "${JBEAM_JVM_OPTS[@]}" -XX:AOTCacheOutput=target/jbeam.aot.tmp -Xlog:aot=off -Xlog:cds=off \
   -cp "target/jbeam-runtime.jar:target/lib/*" org.jbeam.cli.Main \
   -noshell -pa target/aot-training -run aot_training main -s erlang halt > /dev/null
+mv -f target/jbeam.aot.tmp target/jbeam.aot
