@@ -366,8 +366,9 @@ public final class ErlangProcessBifs implements BifModule {
         ERef ref = p.vm.makeRef();
         org.jbeam.runtime.Ports.Port pt = p.vm.ports.get(id);
         Term name = item instanceof EAtom a ? ETuple.of(a, p.vm.thisNode) : item;
-        p.monitors.put(ref, new ErlProcess.Monitor(ref, p.pid, id instanceof EPort ? id : null, name, false, tag));
-        if (pt == null || !p.vm.ports.monitor(pt, ref, p.pid)) {
+        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, id instanceof EPort ? id : null, name, false, tag);
+        p.monitors.put(ref, mon);
+        if (pt == null || !p.vm.ports.monitor(pt, ref, mon)) {
             p.monitors.remove(ref);
             p.deliver(ETuple.of(tag, ref, PORT, name, EAtom.NOPROC));
         }
@@ -416,9 +417,10 @@ public final class ErlangProcessBifs implements BifModule {
             return EAtom.TRUE;
         }
         if (target instanceof EPort port) {
-            // An exit signal to a port: any reason but normal closes it, and its owner gets the reason.
+            // An exit signal to a port: any reason but normal closes it, and its owner gets the
+            // reason (kill becomes killed, as for a process).
             org.jbeam.runtime.Ports.Port pt = p.vm.ports.get(port);
-            if (pt != null && reason != EAtom.NORMAL) p.vm.ports.exit(pt, reason);
+            if (pt != null && reason != EAtom.NORMAL) p.vm.ports.exit(pt, reason == EAtom.KILL ? EAtom.KILLED : reason);
             return EAtom.TRUE;
         }
         throw ErlangException.badarg();

@@ -80,7 +80,8 @@ public final class PortBifs implements BifModule {
             case "os_pid" -> sp == null ? null : ESmall.of(sp.osPid());
             case "registered_name" -> pt.name;
             case "monitored_by" -> {
-                java.util.List<Term> ms = new java.util.ArrayList<>(pt.monitors.values());
+                java.util.List<Term> ms = new java.util.ArrayList<>();
+                for (org.jbeam.runtime.ErlProcess.Monitor m : pt.monitors.values()) ms.add(m.watcher());
                 yield ECons.of(ms);
             }
             default -> throw ErlangException.badarg();

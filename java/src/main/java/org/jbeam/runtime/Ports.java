@@ -30,8 +30,8 @@ public final class Ports {
         public final java.util.Set<EPid> links = ConcurrentHashMap.newKeySet();
         /** The reason the port is closing with (exit/2, driver exit), while its driver stops. */
         public volatile Term closeReason;
-        /** monitor(port, P): reference → watcher; each gets 'DOWN' when the port closes. */
-        public final ConcurrentHashMap<ERef, EPid> monitors = new ConcurrentHashMap<>();
+        /** monitor(port, P): reference → the watcher's monitor; each gets its 'DOWN' (or tag) when the port closes. */
+        public final ConcurrentHashMap<ERef, ErlProcess.Monitor> monitors = new ConcurrentHashMap<>();
         /** port_set_data/port_get_data. */
         public volatile Term data = EAtom.UNDEFINED;
 
@@ -128,13 +128,11 @@ public final class Ports {
      * driver_failure_term, which drops normal exits) no linked process hears of it: a trapping
      * owner of an exit_on_close socket gets {tcp_closed, S} but no {'EXIT', S, normal}.
      */
-    public void driverExit(Port port) { closeWith(port, EAtom.NORMAL, false); }
+    public void driverExit(Port port) { closeWith(port, EAtom.NORMAL, false, false); }
 
     /** The port exits with {@code reason}: closed, and the owner (linked) gets the exit signal. */
     public void exit(Port port, Term reason) {
-        EPid owner = port.owner;
-        if (!closeWith(port, reason, true)) return;
-        vm.exitSignal(port.id, owner, reason, true);
+        closeWith(port, reason, true, true);
     }
 
     private void startReader(Port port) {
@@ -176,20 +174,23 @@ public final class Ports {
     }
 
     public void close(Port port) {
-        EPid owner = port.owner;
-        if (closeWith(port, EAtom.NORMAL, true) && port.driver != null && port.driver.linkedOwnerOnClose())
-            vm.exitSignal(port.id, owner, EAtom.NORMAL, true);
+        closeWith(port, EAtom.NORMAL, true, port.driver != null && port.driver.linkedOwnerOnClose());
     }
 
     /** monitor(port, Port): false if the port is closed (the caller answers noproc). */
-    public boolean monitor(Port port, ERef ref, EPid watcher) {
+    public boolean monitor(Port port, ERef ref, ErlProcess.Monitor watcher) {
         port.monitors.put(ref, watcher);
         if (!port.closed) return true;
         return port.monitors.remove(ref) == null; // closeWith raced us and already sent 'DOWN'
     }
 
-    /** Closes the port; processes linked to it besides the owner get {@code reason}. False if it was closed already. */
-    private boolean closeWith(Port port, Term reason, boolean signalLinks) {
+    /**
+     * Closes the port; processes linked to it besides the owner get {@code reason}, and the owner
+     * too when {@code signalOwner}. As in erts, the owner's exit signal goes before the monitors'
+     * 'DOWN' messages. False if it was closed already.
+     */
+    private boolean closeWith(Port port, Term reason, boolean signalLinks, boolean signalOwner) {
+        EPid owner = port.owner;
         synchronized (port) {
             if (port.closed) return false;
             port.closed = true;
@@ -206,9 +207,10 @@ public final class Ports {
                 vm.logInternal(e);
             }
         }
+        if (signalOwner) vm.exitSignal(port.id, owner, reason, true);
         for (ERef r : port.monitors.keySet()) {
-            EPid w = port.monitors.remove(r); // remove, not clear: a racing monitor/3 sees whether it was answered
-            if (w != null) vm.sendSignal(w, new Signals.Down(r, ETuple.of(EAtom.DOWN, r, EAtom.of("port"), port.id, reason)));
+            ErlProcess.Monitor w = port.monitors.remove(r); // remove, not clear: a racing monitor/3 sees whether it was answered
+            if (w != null) vm.sendSignal(w.watcher(), new Signals.Down(r, ETuple.of(w.tag(), r, EAtom.of("port"), port.id, reason)));
         }
         if (signalLinks) for (EPid l : port.links) if (!l.equals(port.owner)) vm.exitSignal(port.id, l, reason, true);
         port.links.clear();
@@ -220,7 +222,7 @@ public final class Ports {
         if (owned == null) return;
         for (Port port : owned.toArray(new Port[0])) {
             if (port.owner.equals(p.pid)) {
-                closeWith(port, p.exitReason == null ? EAtom.NORMAL : p.exitReason, true); // the port exits with its owner's reason
+                closeWith(port, p.exitReason == null ? EAtom.NORMAL : p.exitReason, true, false); // the port exits with its owner's reason
                 if (port.name != null) vm.registry.unregister(port.name);
             }
         }
