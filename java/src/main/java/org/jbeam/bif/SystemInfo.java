@@ -29,7 +29,8 @@ final class SystemInfo {
             if (k.name.equals("jbeam") && v.name.equals("io_backend")) return EAtom.of(org.jbeam.io.SharedRing.backendName());
             // ... and the one tcp sockets get readiness from ("io_uring" | "nio"; ADR 0016).
             if (k.name.equals("jbeam") && v.name.equals("socket_backend")) return EAtom.of(org.jbeam.inet.InetDrivers.socketBackend());
-            if (k.name.equals("cpu_topology") && (v.name.equals("defined") || v.name.equals("detected") || v.name.equals("used"))) return EAtom.UNDEFINED;
+            if (k.name.equals("cpu_topology") && v.name.equals("defined")) return EAtom.UNDEFINED;
+            if (k.name.equals("cpu_topology") && (v.name.equals("detected") || v.name.equals("used"))) return CpuTopology.detected();
         }
         if (!(item instanceof EAtom a)) throw ErlangException.badarg();
         Term more = SystemInfoMore.systemInfo(p, a.name);
@@ -58,13 +59,16 @@ final class SystemInfo {
             case "wordsize" -> ESmall.of(8);
             case "endian" -> EAtom.of("little");
             case "os_type" -> ETuple.of(EAtom.of("unix"), EAtom.of("linux"));
-            case "os_version" -> ETuple.of(ESmall.of(5), ESmall.of(10), ESmall.of(0));
+            case "os_version" -> osVersion();
             case "smp_support", "threads" -> EAtom.TRUE;
             case "heap_type" -> EAtom.of("private");
             case "emu_flavor" -> EAtom.of("emu");
             case "emu_type", "build_type" -> EAtom.of("opt");
-            case "debug_compiled", "kernel_poll" -> EAtom.FALSE;
-            case "hipe_architecture", "cpu_topology" -> EAtom.UNDEFINED;
+            case "debug_compiled" -> EAtom.FALSE;
+            // I/O readiness and completions come from the kernel (io_uring, or epoll under NIO).
+            case "kernel_poll" -> EAtom.TRUE;
+            case "hipe_architecture" -> EAtom.UNDEFINED;
+            case "cpu_topology" -> CpuTopology.detected();
             case "nif_version" -> str("2.16");
             case "driver_version" -> str("3.3");
             case "compat_rel" -> ESmall.of(25);
@@ -72,12 +76,22 @@ final class SystemInfo {
             case "start_time" -> ESmall.of(-576460752303423488L / 64);
             case "time_warp_mode" -> EAtom.of("no_time_warp");
             case "time_correction" -> EAtom.TRUE;
-            case "os_monotonic_time_source", "os_system_time_source" -> ENil.NIL;
+            // The JVM reads both clocks with clock_gettime on Linux (System.nanoTime, Instant.now).
+            case "os_monotonic_time_source" -> ECons.of(ETuple.of(EAtom.of("function"), EAtom.of("clock_gettime")),
+                    ETuple.of(EAtom.of("clock_id"), EAtom.of("CLOCK_MONOTONIC")), ETuple.of(EAtom.of("resolution"), ESmall.of(1_000_000_000)),
+                    ETuple.of(EAtom.of("extended"), EAtom.of("no")), ETuple.of(EAtom.of("parallel"), EAtom.of("yes")),
+                    ETuple.of(EAtom.of("time"), EInteger.of(System.nanoTime())));
+            case "os_system_time_source" -> {
+                java.time.Instant now = java.time.Instant.now();
+                yield ECons.of(ETuple.of(EAtom.of("function"), EAtom.of("clock_gettime")),
+                        ETuple.of(EAtom.of("clock_id"), EAtom.of("CLOCK_REALTIME")), ETuple.of(EAtom.of("resolution"), ESmall.of(1_000_000_000)),
+                        ETuple.of(EAtom.of("parallel"), EAtom.of("yes")),
+                        ETuple.of(EAtom.of("time"), EInteger.of(java.math.BigInteger.valueOf(now.getEpochSecond()).multiply(java.math.BigInteger.valueOf(1_000_000_000)).add(java.math.BigInteger.valueOf(now.getNano())))));
+            }
             case "check_io" -> ENil.NIL;
             case "dist_ctrl" -> ENil.NIL;
             case "dist_buf_busy_limit" -> ESmall.of(1024 * 1024);
-            case "halt_flush_timeout" -> EAtom.INFINITY;
-            case "max_heap_size" -> ECons.of(ETuple.of(EAtom.of("error_logger"), EAtom.TRUE), ETuple.of(EAtom.of("kill"), EAtom.TRUE), ETuple.of(EAtom.of("size"), ESmall.ZERO));
+            case "max_heap_size" -> org.jbeam.runtime.GcOptions.DEFAULT.maxHeapSizeTerm();
             case "min_heap_size" -> ETuple.of(EAtom.of("min_heap_size"), ESmall.of(233));
             case "min_bin_vheap_size" -> ETuple.of(EAtom.of("min_bin_vheap_size"), ESmall.of(46422));
             case "fullsweep_after" -> ETuple.of(EAtom.of("fullsweep_after"), ESmall.of(65535));
@@ -89,10 +103,17 @@ final class SystemInfo {
             case "c_compiler_used" -> ETuple.of(EAtom.of("gnuc"), ETuple.of(ESmall.of(12), ESmall.of(2), ESmall.ZERO));
             case "sequential_tracer" -> ETuple.of(EAtom.of("sequential_tracer"), EAtom.FALSE);
             case "outstanding_system_requests_limit" -> ESmall.of(4000);
-            case "async_dist" -> EAtom.FALSE;
             case "busy_limit" -> ESmall.of(1024 * 1024);
             default -> throw ErlangException.badarg();
         };
+    }
+
+    /** {Major, Minor, Release} of the running kernel, from its release string ("6.18.44-fc-v657"). */
+    private static Term osVersion() {
+        String[] parts = System.getProperty("os.version", "0.0.0").split("[^0-9]+");
+        Term[] v = new Term[3];
+        for (int i = 0; i < 3; i++) v[i] = ESmall.of(i < parts.length && !parts[i].isEmpty() ? Long.parseLong(parts[i]) : 0);
+        return ETuple.of(v);
     }
 
     static Term statistics(ErlProcess p, Term item) {

@@ -1,0 +1,28 @@
+-module(system_info_items).
+%% erlang:system_info/1 items OTP programs read, compared with erl on the same machine: the
+%% kernel version, the detected CPU topology, the time sources' descriptions (keys and fixed
+%% fields), the default max_heap_size, and the items this OTP release (25.2) does not have.
+-export([main/0]).
+
+main() ->
+    io:format("os_version ~p ~p~n", [erlang:system_info(os_version) =:= os:version(), tuple_size(os:version())]),
+    {Maj, Min, _} = os:version(),
+    io:format("os_version major/minor ~p~n", [{Maj, Min}]),
+    io:format("cpu_topology ~p~n", [erlang:system_info(cpu_topology)]),
+    io:format("cpu_topology defined/detected/used ~p~n", [[erlang:system_info({cpu_topology, I}) || I <- [defined, detected, used]]]),
+    io:format("kernel_poll ~p~n", [erlang:system_info(kernel_poll)]),
+    io:format("max_heap_size ~p~n", [erlang:system_info(max_heap_size)]),
+    [begin
+         L = erlang:system_info(S),
+         io:format("~p ~p ~p~n", [S, [K || {K, _} <- L], [KV || {K, _} = KV <- L, K =/= time]])
+     end || S <- [os_monotonic_time_source, os_system_time_source]],
+    {time, T1} = lists:keyfind(time, 1, erlang:system_info(os_monotonic_time_source)),
+    {time, T2} = lists:keyfind(time, 1, erlang:system_info(os_monotonic_time_source)),
+    io:format("monotonic source time increases ~p~n", [T2 >= T1]),
+    {time, ST} = lists:keyfind(time, 1, erlang:system_info(os_system_time_source)),
+    io:format("system source time is os:system_time(nanosecond) ~p~n", [abs(ST - os:system_time(nanosecond)) < 1000000000]),
+    [io:format("~p ~p~n", [I, catch_reason(catch erlang:system_info(I))]) || I <- [async_dist, halt_flush_timeout, no_such_item]],
+    ok.
+
+catch_reason({'EXIT', {R, _}}) -> {error, R};
+catch_reason(X) -> X.
