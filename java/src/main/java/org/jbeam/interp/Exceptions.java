@@ -145,7 +145,12 @@ public final class Exceptions {
     }
 
     private static Term errorInfo(EAtom module) {
-        EAtom handler = (module == EAtom.ERLANG || module.name.equals("erts_internal")) ? ERL_ERTS_ERRORS : ERL_STDLIB_ERRORS;
+        // erts' own BIF modules are explained by erl_erts_errors (it formats erlang, atomics,
+        // counters and persistent_term); the BIFs of stdlib's modules by erl_stdlib_errors.
+        EAtom handler = switch (module.name) {
+            case "erlang", "erts_internal", "atomics", "counters", "persistent_term" -> ERL_ERTS_ERRORS;
+            default -> ERL_STDLIB_ERRORS;
+        };
         return ECons.of(ETuple.of(EAtom.ERROR_INFO, EMap.of(new Term[] {MODULE}, new Term[] {handler})));
     }
 
