@@ -51,6 +51,7 @@ public final class EtsBifs implements BifModule {
 
         t.bif1(M, "match_spec_compile", (p, ms) -> { EtsTables ts = EtsTables.of(p.vm); return ts.registerCompiled(ts.compile(ms, false)); });
         t.bif3(M, "match_spec_run_r", EtsBifs::matchSpecRunR);
+        t.bif3("erlang", "match_spec_test", EtsBifs::matchSpecTest);
 
         t.bif2(M, "select", (p, tab, ms) -> select(p, tab, ms, false));
         t.bif3(M, "select", (p, tab, ms, n) -> selectLimit(p, tab, ms, n, false));
@@ -78,25 +79,63 @@ public final class EtsBifs implements BifModule {
         });
     }
 
+    /**
+     * erlang:match_spec_test(Term, MatchSpec, table | trace) (ets:test_ms/2): {ok, Result, [], []}
+     * with Result false when no clause matches, or {error, [{error, Text}]} for a spec that does
+     * not compile. Trace specs run with the table semantics (jbeam has no call tracing), so their
+     * trace-only actions (message, return_trace…) are reported as errors.
+     */
+    private static Term matchSpecTest(ErlProcess p, Term term, Term ms, Term kind) {
+        if (kind != EAtom.of("table") && kind != EAtom.of("trace")) throw ErlangException.badarg();
+        Term[] cl = ECons.toArray(ms);
+        String problem = null;
+        if (cl == null || cl.length == 0) problem = "Match programs are not in a list.";
+        else for (Term c : cl) if (!(c instanceof ETuple t) || t.arity() != 3) { problem = "Match program part is not a tuple of arity 3."; break; }
+        org.jbeam.ets.MatchSpec spec = null;
+        if (problem == null) {
+            try { spec = EtsTables.of(p.vm).compile(ms, false); }
+            catch (ErlangException e) { problem = "Match program is invalid."; }
+        }
+        if (problem != null)
+            return ETuple.of(EAtom.ERROR, ECons.of(ETuple.of(EAtom.ERROR, IoLists.stringToCharlist(problem))));
+        Term r = spec.run(term, p);
+        return ETuple.of(EAtom.OK, r == null ? EAtom.FALSE : r, ENil.NIL, ENil.NIL);
+    }
+
     // ---- table access ----
+
+    private static final EAtom ERL_STDLIB_ERRORS = EAtom.of("erl_stdlib_errors"), CAUSE = EAtom.of("cause"),
+            MODULE = EAtom.of("module");
+
+    /**
+     * badarg with the cause erts gives ets's BIFs (type, id, access, badkey, already_exists…), which
+     * erl_stdlib_errors turns into the shell's explanation ("the table identifier does not refer
+     * to an existing ETS table").
+     */
+    public static ErlangException badarg(String cause) {
+        ErlangException e = ErlangException.badarg();
+        e.errorInfo = ECons.of(ETuple.of(EAtom.ERROR_INFO,
+                EMap.of(new Term[] {CAUSE, MODULE}, new Term[] {EAtom.of(cause), ERL_STDLIB_ERRORS})));
+        return e;
+    }
 
     /** The live table {@code id} names (no access check); badarg when none. */
     static EtsTable table(ErlProcess p, Term id) {
-        if (!(id instanceof EAtom || id instanceof ERef)) throw ErlangException.badarg();
+        if (!(id instanceof EAtom || id instanceof ERef)) throw badarg("type");
         EtsTable t = EtsTables.of(p.vm).resolve(id);
-        if (t == null) throw ErlangException.badarg();
+        if (t == null) throw badarg("id");
         return t;
     }
 
     static EtsTable read(ErlProcess p, Term id) {
         EtsTable t = table(p, id);
-        if (t.protection == EtsTable.PRIVATE && !t.owner.equals(p.pid)) throw ErlangException.badarg();
+        if (t.protection == EtsTable.PRIVATE && !t.owner.equals(p.pid)) throw badarg("access");
         return t;
     }
 
     static EtsTable write(ErlProcess p, Term id) {
         EtsTable t = table(p, id);
-        if (t.protection != EtsTable.PUBLIC && !t.owner.equals(p.pid)) throw ErlangException.badarg();
+        if (t.protection != EtsTable.PUBLIC && !t.owner.equals(p.pid)) throw badarg("access");
         return t;
     }
 
@@ -136,7 +175,7 @@ public final class EtsBifs implements BifModule {
         EtsTable t = read(p, tab);
         if (!(pos instanceof ESmall ps) || ps.value < 1) throw ErlangException.badarg();
         Term[] objs = t.objectsAt(key);
-        if (objs.length == 0) throw ErlangException.badarg();
+        if (objs.length == 0) throw badarg("badkey");
         Term[] out = new Term[objs.length];
         for (int i = 0; i < objs.length; i++) {
             ETuple o = (ETuple) objs[i];

@@ -72,7 +72,7 @@ public final class EtsInfo {
         t.protection = prot;
         t.heir = heir;
         t.heirData = heirData;
-        if (!ts.add(t)) throw ErlangException.badarg();
+        if (!ts.add(t)) throw org.jbeam.bif.EtsBifs.badarg("already_exists");
         return t.tid();
     }
 
