@@ -23,7 +23,14 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] argv) throws Exception {
-        CommandLine cl = CommandLine.parse(argv);
+        CommandLine cl;
+        try {
+            cl = CommandLine.parse(ArgsExpansion.expand(argv, System.getenv()).toArray(new String[0]));
+        } catch (java.io.IOException e) {
+            System.err.println("erl: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
         Path root = OtpInstall.find();
         if (root == null) {
             System.err.println("jbeam: no Erlang/OTP installation found (set JBEAM_OTP_ROOT or put erl on PATH)");

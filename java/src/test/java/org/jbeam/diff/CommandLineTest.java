@@ -17,6 +17,14 @@ class CommandLineTest {
 
     static List<List<String>> commandLines() {
         List<List<String>> l = new java.util.ArrayList<>(base());
+        // -args_file: erlexec splices the file's arguments in (comments and line breaks are white space).
+        try {
+            java.nio.file.Path f = DifferentialTest.BEAMS.resolve("cli_args_file.txt");
+            java.nio.file.Files.writeString(f, "-noshell\n# a comment line\n-pa " + DIR + "\n-run cli_args show f1 f2  # trailing comment\n");
+            l.add(List.of("-args_file", f.toString(), "-s", "erlang", "halt", "-extra", "x"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         if (java.nio.file.Files.isDirectory(java.nio.file.Path.of("/usr/lib/elixir/lib/elixir/ebin"))) {
             // What the `elixir -e` script runs: Elixir's CLI on top of OTP.
             l.add(List.of("-noshell", "-elixir_root", "/usr/lib/elixir/lib", "-pa", "/usr/lib/elixir/lib/elixir/ebin",
