@@ -148,9 +148,12 @@ public final class Runtime {
 
     // ---- identities ----
 
-    public ERef makeRef() {
+    public ERef makeRef() { return new ERef(nodeName, creation, refIds()); }
+
+    /** The id words of a new unique local reference (for ERef subclasses made on this node). */
+    public int[] refIds() {
         long n = refCounter.getAndIncrement();
-        return new ERef(nodeName, creation, new int[] {(int) (n & 0x3FFFF), (int) (n >>> 18), 0});
+        return new int[] {(int) (n & 0x3FFFF), (int) (n >>> 18), 0};
     }
 
     public long uniqueInteger() { return uniqueCounter.getAndIncrement(); }

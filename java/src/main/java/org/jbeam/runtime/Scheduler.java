@@ -70,6 +70,12 @@ public final class Scheduler {
         @SuppressWarnings("unchecked")
         final MpmcUnboundedXaddArrayQueue<ErlProcess>[] queues = new MpmcUnboundedXaddArrayQueue[4];
         volatile boolean sleeping;
+        /**
+         * Processes in the max, high and low queues (raised before the offer, lowered after a
+         * successful poll, so never below the truth): while it is 0, as nearly always, a pick polls
+         * the normal queue alone instead of three empty queues first (ADR 0028).
+         */
+        final AtomicInteger special = new AtomicInteger();
         /** Running a slice (its queued process will be run by it soon; see {@link #stealable}). */
         volatile boolean running;
         /** A process this thread made runnable while a worker slept; see {@link #settleWake}. */
@@ -83,15 +89,29 @@ public final class Scheduler {
         }
 
         ErlProcess pollOwn() {
-            ErlProcess p = queues[MAX].poll();
-            if (p == null) p = queues[HIGH].poll();
+            if (special.get() == 0) return queues[NORMAL].poll();
+            ErlProcess p = pollSpecial(MAX);
+            if (p == null) p = pollSpecial(HIGH);
             if (p != null) return p;
             if (++normalPicks % LOW_EVERY == 0) {
-                p = queues[LOW].poll();
+                p = pollSpecial(LOW);
                 if (p != null) return p;
             }
             p = queues[NORMAL].poll();
-            return p != null ? p : queues[LOW].poll();
+            return p != null ? p : pollSpecial(LOW);
+        }
+
+        ErlProcess poll(int prio) { return prio == NORMAL ? queues[NORMAL].poll() : pollSpecial(prio); }
+
+        private ErlProcess pollSpecial(int prio) {
+            ErlProcess p = queues[prio].poll();
+            if (p != null) special.decrementAndGet();
+            return p;
+        }
+
+        void offer(int prio, ErlProcess p) {
+            if (prio != NORMAL) special.incrementAndGet();
+            queues[prio].offer(p);
         }
 
         boolean hasWork() {
@@ -162,7 +182,7 @@ public final class Scheduler {
     void enqueue(ErlProcess p) {
         Worker self = current.get();
         Worker target = self != null ? self : outsideTarget();
-        target.queues[priorityIndex(p.priority)].offer(p);
+        target.offer(priorityIndex(p.priority), p);
         if (sleepers.get() > 0) {
             if (self != null && DEFER_WAKE) self.wakePending = true;
             else wakeOne(target);
@@ -224,7 +244,7 @@ public final class Scheduler {
             for (int k = 1; k < workers.length; k++) {
                 Worker victim = workers[(self.id - 1 + k) % workers.length];
                 if (!stealable(victim, victim.queues[prio])) continue;
-                ErlProcess p = victim.queues[prio].poll();
+                ErlProcess p = victim.poll(prio);
                 if (p != null) return p;
             }
         }
