@@ -51,7 +51,8 @@ final class Inbox {
 
     /** Any thread. */
     void offer(Object v) {
-        if (!(v instanceof org.jbeam.runtime.Signals.Signal)) PENDING.getAndAdd(this, 1);
+        // Messages are Terms (a class check; signals are records implementing an interface).
+        if (v instanceof org.jbeam.term.Term) PENDING.getAndAdd(this, 1);
         Node n = new Node(v);
         Node prev = (Node) TAIL.getAndSet(this, n);
         NEXT.setRelease(prev, n);

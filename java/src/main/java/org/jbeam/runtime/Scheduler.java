@@ -78,6 +78,12 @@ public final class Scheduler {
         final AtomicInteger special = new AtomicInteger();
         /** Running a slice (its queued process will be run by it soon; see {@link #stealable}). */
         volatile boolean running;
+        /**
+         * Long receive timers started on this thread and not yet handed to the wheel, with the
+         * time the oldest was started (see {@link #deferTimer}).
+         */
+        final java.util.ArrayList<TimerWheel.Timer> deferred = new java.util.ArrayList<>();
+        long deferredSince;
         /** A process this thread made runnable while a worker slept; see {@link #settleWake}. */
         boolean wakePending;
         int normalPicks;
@@ -131,12 +137,14 @@ public final class Scheduler {
             while (!stopping) {
                 ErlProcess p = pollOwn();
                 if (p == null) p = steal(this);
+                if (p == null && !deferred.isEmpty()) flushDeferred(this, true);
                 if (p == null && SPIN_NANOS > 0) p = spin(this);
                 if (p == null) { park(this); continue; }
                 running = true;
                 runSlice(interp, p);
                 settleWake(this);
                 running = false;
+                if (!deferred.isEmpty()) flushDeferred(this, false);
             }
         }
     }
@@ -213,6 +221,41 @@ public final class Scheduler {
         w.wakePending = false;
         if (!pending && !SHARE_BACKLOG) return;
         if (sleepers.get() > 0 && w.queued() > 1) wakeOne(w);
+    }
+
+    /** Receive timers at least this long are handed to the wheel late (see {@link #deferTimer}). */
+    static final long DEFER_MIN_MS = Long.getLong("jbeam.sched.deferTimerMs", 50);
+    /** How long a deferred timer may wait before it goes to the wheel. */
+    private static final long DEFER_NANOS = 1_000_000L;
+
+    /**
+     * Starts a long receive timer (≥ {@link #DEFER_MIN_MS}). On a scheduler thread it is only
+     * noted, and handed to the wheel within about a millisecond (after a slice) or before the
+     * thread goes idle; a timer cancelled before that — the reply of a gen_server:call, with its
+     * default 5 s timeout, arrives in microseconds — never reaches the wheel: no shared push, no
+     * work on the wheel thread, and no cancelled timer kept alive for seconds in a bucket (ADR
+     * 0028). Its deadline was fixed at the start, so arming it late cannot make it fire late,
+     * unless a slice of this thread runs longer than the timeout (erts' per-scheduler timers
+     * share that).
+     */
+    void deferTimer(TimerWheel.Timer t) {
+        Worker w = current.get();
+        if (w == null) { vm.timers.start(t); return; }
+        if (w.deferred.isEmpty()) w.deferredSince = System.nanoTime();
+        w.deferred.add(t);
+        if (w.deferred.size() >= 256) flushDeferred(w, true);
+    }
+
+    /** Hands a worker's deferred timers still pending to the wheel: all, or once the oldest is old enough. */
+    private void flushDeferred(Worker w, boolean all) {
+        var d = w.deferred;
+        if (!all && System.nanoTime() - w.deferredSince < DEFER_NANOS) {
+            // Drop the cancelled ones from the end (the newest are cancelled first in call/reply).
+            while (!d.isEmpty() && !d.getLast().isPending()) d.removeLast();
+            return;
+        }
+        for (TimerWheel.Timer t : d) if (t.isPending()) vm.timers.start(t);
+        d.clear();
     }
 
     /** Polls for work up to SPIN_NANOS before parking, so a wake-up arriving soon needs no unpark. */
