@@ -39,7 +39,27 @@ main() ->
     %% Short timeouts never end early (1..4 ms, many processes at once).
     Ps = [spawn(fun() -> Self ! {early, early_count(T, 20)} end) || T <- [1, 2, 3, 4], _ <- lists:seq(1, 50)],
     show(lists:sum([receive {early, N} -> N after 10000 -> 1000 end || _ <- Ps])),
+    %% Long receive timeouts (handed to the wheel late by the scheduler thread) fire, not early,
+    %% both on an idle node and while busy processes keep every scheduler running.
+    show(long_timeouts()),
+    Busy = [spawn(fun() -> spin(erlang:monotonic_time(millisecond) + 1500) end) || _ <- lists:seq(1, 4)],
+    show(long_timeouts()),
+    [exit(B, kill) || B <- Busy],
     ok.
+long_timeouts() ->
+    Self = self(),
+    Ts = [60, 100, 250],
+    [spawn(fun() ->
+         T0 = erlang:monotonic_time(microsecond),
+         receive never -> ok after T -> ok end,
+         Self ! {long, T, erlang:monotonic_time(microsecond) - T0 >= T * 1000}
+     end) || T <- Ts],
+    [receive {long, T, Ok} -> {T, Ok} after 10000 -> {T, missing} end || T <- Ts].
+spin(Until) ->
+    case erlang:monotonic_time(millisecond) < Until of
+        true -> spin(Until);
+        false -> ok
+    end.
 early_count(_, 0) -> 0;
 early_count(T, K) ->
     T0 = erlang:monotonic_time(microsecond),

@@ -125,10 +125,12 @@ public final class Scheduler {
             return false;
         }
 
-        int queued() {
+        /** More than one process queued here (one size() while only the normal queue is used: this runs after every slice). */
+        boolean backlog() {
+            if (special.get() == 0) return queues[NORMAL].size() > 1;
             int n = 0;
             for (var q : queues) n += q.size();
-            return n;
+            return n > 1;
         }
 
         void loop() {
@@ -220,7 +222,7 @@ public final class Scheduler {
         boolean pending = w.wakePending;
         w.wakePending = false;
         if (!pending && !SHARE_BACKLOG) return;
-        if (sleepers.get() > 0 && w.queued() > 1) wakeOne(w);
+        if (sleepers.get() > 0 && w.backlog()) wakeOne(w);
     }
 
     /** Receive timers at least this long are handed to the wheel late (see {@link #deferTimer}). */
