@@ -34,11 +34,13 @@ public final class Signals {
      * signal killed the process ({@code exitReason} is then set; the caller must exit it).
      */
     public static boolean drain(ErlProcess p) {
-        Object o;
+        MsgNode n;
         int moved = 0;
         try {
-            while ((o = p.inbox.poll()) != null) {
-                if (o instanceof Term t) { p.mailbox.append(t); moved++; continue; }
+            while ((n = p.inbox.pollNode()) != null) {
+                Object o = n.value;
+                if (o instanceof Term) { p.mailbox.appendNode(n); moved++; continue; }
+                n.value = null;
                 if (!handle(p, (Signal) o)) return false;
             }
         } finally {
