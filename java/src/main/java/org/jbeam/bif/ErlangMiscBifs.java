@@ -19,7 +19,7 @@ public final class ErlangMiscBifs implements BifModule {
     public void register(BifTable t) {
         t.bif1(E, "pid_to_list", (p, x) -> { if (!(x instanceof EPid)) throw ErlangException.badarg(); return str(TermPrinter.print(x)); });
         t.bif1(E, "port_to_list", (p, x) -> { if (!(x instanceof EPort)) throw ErlangException.badarg(); return str(TermPrinter.print(x)); });
-        t.bif1(E, "ref_to_list", (p, x) -> { if (!(x instanceof ERef)) throw ErlangException.badarg(); return str(TermPrinter.print(x)); });
+        t.bif1(E, "ref_to_list", (p, x) -> { if (!(x instanceof ERef r)) throw ErlangException.badarg(); r.copiedOut(); return str(TermPrinter.print(x)); });
         t.bif1(E, "fun_to_list", (p, x) -> { if (!(x instanceof EFun)) throw ErlangException.badarg(); return str(TermPrinter.print(x)); });
         t.bif1(E, "list_to_pid", (p, x) -> TextForms.listToPid(p, x));
         t.bif1(E, "list_to_ref", (p, x) -> TextForms.listToRef(p, x));

@@ -29,7 +29,7 @@ public final class ErlangProcessBifs implements BifModule {
         t.bifN(E, "spawn_opt", 4, (p, a) -> spawnOptResult(p, a[3], so -> spawnMfa(p, a[0], a[1], a[2], so)));
         t.bif1(E, "link", ErlangProcessBifs::link);
         t.bif1(E, "unlink", ErlangProcessBifs::unlink);
-        t.bif2(E, "monitor", (p, type, item) -> monitor(p, type, item, EAtom.DOWN));
+        t.bif2(E, "monitor", (p, type, item) -> monitor(p, type, item, EAtom.DOWN, p.vm.makeRef()));
         t.bif3(E, "monitor", ErlangProcessBifs::monitor3);
         t.bif1(E, "demonitor", (p, r) -> demonitor(p, r, ENil.NIL));
         t.bif2(E, "demonitor", ErlangProcessBifs::demonitor);
@@ -307,17 +307,15 @@ public final class ErlangProcessBifs implements BifModule {
             else throw ErlangException.badarg();
         }
         if (l != ENil.NIL) throw ErlangException.badarg();
-        Term ref = monitor(p, type, item, tag);
-        if (alias != null) p.vm.aliases.activate((ERef) ref, p.pid,
+        ERef ref = alias == null ? p.vm.makeRef() : p.vm.aliases.monitorAlias(p,
                 alias == REPLY_DEMONITOR ? Aliases.Mode.REPLY_DEMONITOR : alias == DEMONITOR ? Aliases.Mode.DEMONITOR : null);
-        return ref;
+        return monitor(p, type, item, tag, ref);
     }
 
     /** monitor/2,3; {@code tag} replaces 'DOWN' in the message (monitor/3's {tag, T}). */
-    private static Term monitor(ErlProcess p, Term type, Term item, Term tag) {
-        if (type == PORT) return monitorPort(p, item, tag);
+    private static Term monitor(ErlProcess p, Term type, Term item, Term tag, ERef ref) {
+        if (type == PORT) return monitorPort(p, item, tag, ref);
         if (type != EAtom.PROCESS) throw ErlangException.badarg();
-        ERef ref = p.vm.makeRef();
         Term name = item;
         EPid target;
         if (item instanceof EPid pid && pid.node != p.vm.nodeName) return monitorRemote(p, ref, pid.node, pid, pid, tag);
@@ -360,10 +358,9 @@ public final class ErlangProcessBifs implements BifModule {
     }
 
     /** monitor(port, Port | Name): 'DOWN' with the port's exit reason, or noproc at once if it is not open. */
-    private static Term monitorPort(ErlProcess p, Term item, Term tag) {
+    private static Term monitorPort(ErlProcess p, Term item, Term tag, ERef ref) {
         Term id = item instanceof EAtom a ? p.vm.registry.whereis(a) : item;
         if (!(id instanceof EPort) && !(item instanceof EAtom)) throw ErlangException.badarg();
-        ERef ref = p.vm.makeRef();
         org.jbeam.runtime.Ports.Port pt = p.vm.ports.get(id);
         Term name = item instanceof EAtom a ? ETuple.of(a, p.vm.thisNode) : item;
         ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, id instanceof EPort ? id : null, name, false, tag);

@@ -11,6 +11,12 @@ import org.jbeam.term.*;
  * {@link TimerWheel}. Return values and badargs as OTP 25 (checked against erl by
  * tests/erl/timers_bifs.erl): a timer that fired, was cancelled, or whose destination process
  * died reads as {@code false}.
+ *
+ * <p>The reference a timer BIF returns is a {@link TimerRef} that points at its timer, so
+ * cancel_timer/read_timer need no table: terms are shared Java objects, so the caller gets the
+ * same object back. Only a reference copied out by value (term_to_binary, ref_to_list) can come
+ * back as a distinct equal ERef; such timers are registered by value when copied (ADR 0028; a
+ * table of every timer cost about 10% of bench_timers' samples, in ConcurrentHashMap).
  */
 final class TimerBifs {
     private TimerBifs() {}
@@ -38,13 +44,32 @@ final class TimerBifs {
         });
     }
 
+    /** The reference of a send_after/start_timer timer, carrying the timer itself. */
+    private static final class TimerRef extends ERef {
+        /** Set before the reference is published; cleared when the timer fires or is cancelled. */
+        SendTimer timer;
+
+        TimerRef(Runtime vm) { super(vm.nodeName, vm.creation, vm.refIds()); }
+
+        @Override public void copiedOut() {
+            SendTimer t = timer;
+            if (t == null || t.copied || !t.isPending()) return;
+            t.copied = true;
+            var byRef = t.vm.timers.byRef;
+            byRef.put(this, t);
+            if (!t.isPending()) byRef.remove(this, t); // fired or cancelled meanwhile: its remover may have missed it
+        }
+    }
+
     /** A timer that sends a message; dest is a pid or a name looked up when it fires. */
     private static final class SendTimer extends TimerWheel.Timer {
         final Runtime vm;
-        final ERef ref;
+        final TimerRef ref;
         final Term dest, payload;
+        /** Registered in the wheel's byRef table (its reference was copied out). */
+        volatile boolean copied;
 
-        SendTimer(Runtime vm, ERef ref, Term dest, Term payload, long ms) {
+        SendTimer(Runtime vm, TimerRef ref, Term dest, Term payload, long ms) {
             super(ms);
             this.vm = vm;
             this.ref = ref;
@@ -53,12 +78,18 @@ final class TimerBifs {
         }
 
         @Override protected void fire() {
-            vm.timers.byRef.remove(ref, this);
+            forget();
             try {
                 vm.send(null, dest, payload);
             } catch (ErlangException ignored) {
                 // a name nobody holds any more: the message is dropped, as in OTP
             }
+        }
+
+        /** Fired or cancelled: the reference no longer keeps the timer (and its message) alive. */
+        void forget() {
+            ref.timer = null;
+            if (copied) vm.timers.byRef.remove(ref, this);
         }
 
         /** OTP cancels a timer whose destination process exits. */
@@ -67,12 +98,14 @@ final class TimerBifs {
 
     private static Term start(ErlProcess p, Term time, Term dest, Term msg, boolean wrap, Term opts) {
         boolean abs = false;
-        Term[] os = ECons.toArray(opts);
-        if (os == null) throw ErlangException.badarg();
-        for (Term o : os) {
-            if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == ABS && (t.get(1) == EAtom.TRUE || t.get(1) == EAtom.FALSE))
-                abs = t.get(1) == EAtom.TRUE;
-            else throw ErlangException.badarg();
+        if (opts != ENil.NIL) {
+            Term[] os = ECons.toArray(opts);
+            if (os == null) throw ErlangException.badarg();
+            for (Term o : os) {
+                if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == ABS && (t.get(1) == EAtom.TRUE || t.get(1) == EAtom.FALSE))
+                    abs = t.get(1) == EAtom.TRUE;
+                else throw ErlangException.badarg();
+            }
         }
         if (!(time instanceof ESmall s)) throw ErlangException.badarg();
         long ms = s.value;
@@ -80,10 +113,9 @@ final class TimerBifs {
         else if (ms < 0) throw ErlangException.badarg();
         if (ms > MAX_MS) throw ErlangException.badarg();
         if (!(dest instanceof EPid) && !(dest instanceof EAtom)) throw ErlangException.badarg();
-        ERef ref = p.vm.makeRef();
+        TimerRef ref = new TimerRef(p.vm);
         SendTimer timer = new SendTimer(p.vm, ref, dest, wrap ? ETuple.of(EAtom.TIMEOUT, ref, msg) : msg, Math.max(0, ms));
-        // Registered before it can fire, so that firing always finds (and removes) it.
-        p.vm.timers.byRef.put(ref, timer);
+        ref.timer = timer;
         p.vm.timers.start(timer);
         return ref;
     }
@@ -104,16 +136,22 @@ final class TimerBifs {
         return new boolean[] {async, info};
     }
 
+    private static SendTimer timerOf(Runtime vm, ERef ref) {
+        if (ref instanceof TimerRef tr) return tr.timer;
+        var byRef = vm.timers.byRef;
+        return byRef.isEmpty() || !(byRef.get(ref) instanceof SendTimer t) ? null : t;
+    }
+
     private static Term cancelOrRead(ErlProcess p, Term r, boolean cancel, boolean async, boolean info) {
         if (!(r instanceof ERef ref)) throw ErlangException.badarg();
-        var byRef = p.vm.timers.byRef;
         Term result = EAtom.FALSE;
-        if (byRef.get(ref) instanceof SendTimer t) {
+        SendTimer t = timerOf(p.vm, ref);
+        if (t != null) {
             if (t.destGone()) {
-                if (t.cancel()) byRef.remove(ref, t);
+                if (t.cancel()) t.forget();
             } else if (cancel) {
                 if (t.cancel()) {
-                    byRef.remove(ref, t);
+                    t.forget();
                     result = ESmall.of(t.remainingMillis());
                 }
             } else if (t.isPending()) result = ESmall.of(t.remainingMillis());

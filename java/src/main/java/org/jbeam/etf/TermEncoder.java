@@ -153,6 +153,7 @@ public final class TermEncoder {
                     put32(local ? TermDecoder.localCreation : p.creation);
                 }
                 case ERef r -> {
+                    r.copiedOut();
                     put(NEWER_REFERENCE_EXT);
                     put16(r.idCount());
                     boolean local = r.node == EAtom.NONODE;

@@ -3,30 +3,27 @@ package org.jbeam.runtime;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
+import org.jbeam.term.Term;
+
 /**
  * The lock-free front of a mailbox: many producers (any thread sending a message or signal), one
  * consumer (the process itself). A Vyukov-style linked MPSC queue: producers swap the tail and
  * link the old tail to their node; the consumer walks from a stub head. An empty inbox costs two
  * small objects, so a million idle processes stay cheap (JCTools' padded array queues cost about
- * 1 KB each; see docs/adr/0003-scheduler.md).
+ * 1 KB each; see docs/adr/0003-scheduler.md). Its nodes move on into the {@link Mailbox}
+ * ({@link MsgNode}).
  *
  * <p>A producer links its node after swapping the tail, so for an instant the consumer may not
  * see it; the sender wakes the process only after {@link #offer} returns, so the process either
  * sees the message or is woken again.
  */
 final class Inbox {
-    private static final class Node {
-        volatile Node next;
-        Object value;
-        Node(Object v) { value = v; }
-    }
-
     private static final VarHandle TAIL, NEXT, PENDING;
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            TAIL = l.findVarHandle(Inbox.class, "tail", Node.class);
-            NEXT = MethodHandles.privateLookupIn(Node.class, l).findVarHandle(Node.class, "next", Node.class);
+            TAIL = l.findVarHandle(Inbox.class, "tail", MsgNode.class);
+            NEXT = l.findVarHandle(MsgNode.class, "inNext", MsgNode.class);
             PENDING = l.findVarHandle(Inbox.class, "pending", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -34,8 +31,8 @@ final class Inbox {
     }
 
     @SuppressWarnings("unused") // accessed through TAIL
-    private volatile Node tail;
-    private Node head; // consumer only
+    private volatile MsgNode tail;
+    private MsgNode head; // consumer only
     /**
      * Messages (not signals) offered and not yet moved to the mailbox, so that another process's
      * process_info(P, message_queue_len) counts what was sent to P before it asked, as in OTP.
@@ -44,16 +41,17 @@ final class Inbox {
     private volatile int pending;
 
     Inbox() {
-        Node stub = new Node(null);
+        MsgNode stub = new MsgNode(null);
         head = stub;
         tail = stub;
     }
 
     /** Any thread. */
     void offer(Object v) {
-        if (!(v instanceof org.jbeam.runtime.Signals.Signal)) PENDING.getAndAdd(this, 1);
-        Node n = new Node(v);
-        Node prev = (Node) TAIL.getAndSet(this, n);
+        // Messages are Terms (a class check; signals are records implementing an interface).
+        if (v instanceof Term) PENDING.getAndAdd(this, 1);
+        MsgNode n = new MsgNode(v);
+        MsgNode prev = (MsgNode) TAIL.getAndSet(this, n);
         NEXT.setRelease(prev, n);
     }
 
@@ -74,13 +72,23 @@ final class Inbox {
     /** The owning process only: {@code n} messages were moved to the mailbox. */
     void taken(int n) { if (n != 0) PENDING.getAndAdd(this, -n); }
 
-    /** The owning process only; null when empty. */
-    Object poll() {
-        Node next = (Node) NEXT.getAcquire(head);
+    /**
+     * The owning process only; the next node, or null when empty. The node stays this inbox's stub
+     * until the next one is taken; the caller may link it into the mailbox.
+     */
+    MsgNode pollNode() {
+        MsgNode next = (MsgNode) NEXT.getAcquire(head);
         if (next == null) return null;
-        Object v = next.value;
-        next.value = null;
         head = next;
+        return next;
+    }
+
+    /** The owning process only; the next value (taken out of its node), or null when empty. */
+    Object poll() {
+        MsgNode n = pollNode();
+        if (n == null) return null;
+        Object v = n.value;
+        n.value = null;
         return v;
     }
 }

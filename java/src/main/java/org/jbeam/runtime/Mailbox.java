@@ -6,24 +6,21 @@ import org.jbeam.term.Term;
  * The private part of a process's mailbox: messages already taken from the lock-free inbox, in
  * arrival order, with the save pointer of selective receive. {@code save} is the node *before* the
  * current message, so {@code remove_message} unlinks in O(1). Receive markers remember the last node
- * at the time a reference was created, so {@code gen_server:call} skips older messages.
+ * at the time a reference was created, so {@code gen_server:call} skips older messages. Nodes are
+ * the inbox's own ({@link MsgNode}); a removed message's value is cleared, since its node may
+ * live on as the inbox's stub.
  */
 public final class Mailbox {
-    static final class Node {
-        final Term msg;
-        Node next;
-        boolean removed;
-        Node(Term m) { msg = m; }
-    }
-
-    private final Node head = new Node(null);
-    private Node tail = head;
-    private Node save = head;
+    private final MsgNode head = new MsgNode(null);
+    private MsgNode tail = head;
+    private MsgNode save = head;
     private int size;
 
     /** Appends a message; only from the owning process's own context (signal handling). */
-    public void append(Term m) {
-        Node n = new Node(m);
+    public void append(Term m) { appendNode(new MsgNode(m)); }
+
+    /** Appends a node taken from the inbox (its value is a Term). */
+    void appendNode(MsgNode n) {
         tail.next = n;
         tail = n;
         size++;
@@ -31,17 +28,17 @@ public final class Mailbox {
 
     /** The message at the save pointer, or null when all have been examined. */
     public Term current() {
-        Node n = save.next;
-        return n == null ? null : n.msg;
+        MsgNode n = save.next;
+        return n == null ? null : (Term) n.value;
     }
 
     /** Remove the current message and reset the save pointer (remove_message). */
     public void removeCurrent() {
-        Node n = save.next;
+        MsgNode n = save.next;
         if (n == null) return;
         save.next = n.next;
         if (tail == n) tail = save;
-        n.removed = true;
+        n.value = null; // removed
         size--;
         save = head;
     }
@@ -61,28 +58,31 @@ public final class Mailbox {
 
     /** Start examining after the marked position (if it is still in the queue). */
     public void useMark(Object mark) {
-        Node n = (Node) mark;
-        save = (n == null || n.removed) ? head : n;
+        MsgNode n = (MsgNode) mark;
+        save = (n == null || n.value == null) ? head : n; // removed (or the head itself)
     }
 
     /** Removes every message matching {@code pred} (save pointer reset). */
     public void removeIf(java.util.function.Predicate<Term> pred) {
-        Node prev = head;
-        for (Node n = head.next; n != null; n = n.next) {
-            if (pred.test(n.msg)) {
+        MsgNode prev = head;
+        for (MsgNode n = head.next; n != null; n = n.next) {
+            if (pred.test((Term) n.value)) {
                 prev.next = n.next;
                 if (tail == n) tail = prev;
-                n.removed = true;
+                n.value = null; // removed
                 size--;
             } else prev = n;
         }
         save = head;
     }
 
-    /** All queued messages, oldest first. */
+    /**
+     * All queued messages, oldest first. Also called from other threads (process_info): a node
+     * removed meanwhile may show a cleared value, which is skipped.
+     */
     public java.util.List<Term> messages() {
         java.util.ArrayList<Term> l = new java.util.ArrayList<>(size);
-        for (Node n = head.next; n != null; n = n.next) l.add(n.msg);
+        for (MsgNode n = head.next; n != null; n = n.next) if (n.value instanceof Term t) l.add(t);
         return l;
     }
 }

@@ -81,6 +81,13 @@ public final class Runtime {
 
     /** Erlang send ({@code Dest ! Msg}): pid, registered name, {Name, Node} or port. */
     public void send(ErlProcess from, Term dest, Term msg) {
+        // A local pid first, without the type switch (an invokedynamic typeSwitch, slow until C2
+        // has compiled it: this is on every send; ADR 0028).
+        if (dest instanceof EPid pid && pid.node == nodeName) sendTo(pid, msg);
+        else sendOther(from, dest, msg);
+    }
+
+    private void sendOther(ErlProcess from, Term dest, Term msg) {
         switch (dest) {
             case EPid pid when pid.node != nodeName -> dist.send(from, pid, msg);
             case EPid pid -> sendTo(pid, msg);
@@ -149,9 +156,12 @@ public final class Runtime {
 
     // ---- identities ----
 
-    public ERef makeRef() {
+    public ERef makeRef() { return new ERef(nodeName, creation, refIds()); }
+
+    /** The id words of a new unique local reference (for ERef subclasses made on this node). */
+    public int[] refIds() {
         long n = refCounter.getAndIncrement();
-        return new ERef(nodeName, creation, new int[] {(int) (n & 0x3FFFF), (int) (n >>> 18), 0});
+        return new int[] {(int) (n & 0x3FFFF), (int) (n >>> 18), 0};
     }
 
     public long uniqueInteger() { return uniqueCounter.getAndIncrement(); }

@@ -70,8 +70,20 @@ public final class Scheduler {
         @SuppressWarnings("unchecked")
         final MpmcUnboundedXaddArrayQueue<ErlProcess>[] queues = new MpmcUnboundedXaddArrayQueue[4];
         volatile boolean sleeping;
+        /**
+         * Processes in the max, high and low queues (raised before the offer, lowered after a
+         * successful poll, so never below the truth): while it is 0, as nearly always, a pick polls
+         * the normal queue alone instead of three empty queues first (ADR 0028).
+         */
+        final AtomicInteger special = new AtomicInteger();
         /** Running a slice (its queued process will be run by it soon; see {@link #stealable}). */
         volatile boolean running;
+        /**
+         * Long receive timers started on this thread and not yet handed to the wheel, with the
+         * time the oldest was started (see {@link #deferTimer}).
+         */
+        final java.util.ArrayList<TimerWheel.Timer> deferred = new java.util.ArrayList<>();
+        long deferredSince;
         /** A process this thread made runnable while a worker slept; see {@link #settleWake}. */
         boolean wakePending;
         int normalPicks;
@@ -83,15 +95,29 @@ public final class Scheduler {
         }
 
         ErlProcess pollOwn() {
-            ErlProcess p = queues[MAX].poll();
-            if (p == null) p = queues[HIGH].poll();
+            if (special.get() == 0) return queues[NORMAL].poll();
+            ErlProcess p = pollSpecial(MAX);
+            if (p == null) p = pollSpecial(HIGH);
             if (p != null) return p;
             if (++normalPicks % LOW_EVERY == 0) {
-                p = queues[LOW].poll();
+                p = pollSpecial(LOW);
                 if (p != null) return p;
             }
             p = queues[NORMAL].poll();
-            return p != null ? p : queues[LOW].poll();
+            return p != null ? p : pollSpecial(LOW);
+        }
+
+        ErlProcess poll(int prio) { return prio == NORMAL ? queues[NORMAL].poll() : pollSpecial(prio); }
+
+        private ErlProcess pollSpecial(int prio) {
+            ErlProcess p = queues[prio].poll();
+            if (p != null) special.decrementAndGet();
+            return p;
+        }
+
+        void offer(int prio, ErlProcess p) {
+            if (prio != NORMAL) special.incrementAndGet();
+            queues[prio].offer(p);
         }
 
         boolean hasWork() {
@@ -99,10 +125,12 @@ public final class Scheduler {
             return false;
         }
 
-        int queued() {
+        /** More than one process queued here (one size() while only the normal queue is used: this runs after every slice). */
+        boolean backlog() {
+            if (special.get() == 0) return queues[NORMAL].size() > 1;
             int n = 0;
             for (var q : queues) n += q.size();
-            return n;
+            return n > 1;
         }
 
         void loop() {
@@ -111,12 +139,14 @@ public final class Scheduler {
             while (!stopping) {
                 ErlProcess p = pollOwn();
                 if (p == null) p = steal(this);
+                if (p == null && !deferred.isEmpty()) flushDeferred(this, true);
                 if (p == null && SPIN_NANOS > 0) p = spin(this);
                 if (p == null) { park(this); continue; }
                 running = true;
                 runSlice(interp, p);
                 settleWake(this);
                 running = false;
+                if (!deferred.isEmpty()) flushDeferred(this, false);
             }
         }
     }
@@ -162,7 +192,7 @@ public final class Scheduler {
     void enqueue(ErlProcess p) {
         Worker self = current.get();
         Worker target = self != null ? self : outsideTarget();
-        target.queues[priorityIndex(p.priority)].offer(p);
+        target.offer(priorityIndex(p.priority), p);
         if (sleepers.get() > 0) {
             if (self != null && DEFER_WAKE) self.wakePending = true;
             else wakeOne(target);
@@ -192,7 +222,42 @@ public final class Scheduler {
         boolean pending = w.wakePending;
         w.wakePending = false;
         if (!pending && !SHARE_BACKLOG) return;
-        if (sleepers.get() > 0 && w.queued() > 1) wakeOne(w);
+        if (sleepers.get() > 0 && w.backlog()) wakeOne(w);
+    }
+
+    /** Receive timers at least this long are handed to the wheel late (see {@link #deferTimer}). */
+    static final long DEFER_MIN_MS = Long.getLong("jbeam.sched.deferTimerMs", 50);
+    /** How long a deferred timer may wait before it goes to the wheel. */
+    private static final long DEFER_NANOS = 1_000_000L;
+
+    /**
+     * Starts a long receive timer (≥ {@link #DEFER_MIN_MS}). On a scheduler thread it is only
+     * noted, and handed to the wheel within about a millisecond (after a slice) or before the
+     * thread goes idle; a timer cancelled before that — the reply of a gen_server:call, with its
+     * default 5 s timeout, arrives in microseconds — never reaches the wheel: no shared push, no
+     * work on the wheel thread, and no cancelled timer kept alive for seconds in a bucket (ADR
+     * 0028). Its deadline was fixed at the start, so arming it late cannot make it fire late,
+     * unless a slice of this thread runs longer than the timeout (erts' per-scheduler timers
+     * share that).
+     */
+    void deferTimer(TimerWheel.Timer t) {
+        Worker w = current.get();
+        if (w == null) { vm.timers.start(t); return; }
+        if (w.deferred.isEmpty()) w.deferredSince = System.nanoTime();
+        w.deferred.add(t);
+        if (w.deferred.size() >= 256) flushDeferred(w, true);
+    }
+
+    /** Hands a worker's deferred timers still pending to the wheel: all, or once the oldest is old enough. */
+    private void flushDeferred(Worker w, boolean all) {
+        var d = w.deferred;
+        if (!all && System.nanoTime() - w.deferredSince < DEFER_NANOS) {
+            // Drop the cancelled ones from the end (the newest are cancelled first in call/reply).
+            while (!d.isEmpty() && !d.getLast().isPending()) d.removeLast();
+            return;
+        }
+        for (TimerWheel.Timer t : d) if (t.isPending()) vm.timers.start(t);
+        d.clear();
     }
 
     /** Polls for work up to SPIN_NANOS before parking, so a wake-up arriving soon needs no unpark. */
@@ -224,7 +289,7 @@ public final class Scheduler {
             for (int k = 1; k < workers.length; k++) {
                 Worker victim = workers[(self.id - 1 + k) % workers.length];
                 if (!stealable(victim, victim.queues[prio])) continue;
-                ErlProcess p = victim.queues[prio].poll();
+                ErlProcess p = victim.poll(prio);
                 if (p != null) return p;
             }
         }

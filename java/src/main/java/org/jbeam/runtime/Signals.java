@@ -34,11 +34,13 @@ public final class Signals {
      * signal killed the process ({@code exitReason} is then set; the caller must exit it).
      */
     public static boolean drain(ErlProcess p) {
-        Object o;
+        MsgNode n;
         int moved = 0;
         try {
-            while ((o = p.inbox.poll()) != null) {
-                if (o instanceof Term t) { p.mailbox.append(t); moved++; continue; }
+            while ((n = p.inbox.pollNode()) != null) {
+                Object o = n.value;
+                if (o instanceof Term) { p.mailbox.appendNode(n); moved++; continue; }
+                n.value = null;
                 if (!handle(p, (Signal) o)) return false;
             }
         } finally {
@@ -47,21 +49,30 @@ public final class Signals {
         return p.exitReason == null;
     }
 
+    /**
+     * An if-chain, not a pattern switch: a switch over the sealed types compiles to an
+     * invokedynamic typeSwitch, which is slow until C2 has compiled this path (ADR 0028).
+     */
     private static boolean handle(ErlProcess p, Signal s) {
-        switch (s) {
-            case Exit e -> { return exitSignal(p, e); }
-            case Link l -> { synchronized (p) { p.links.add(l.from()); } }
-            case Unlink u -> { synchronized (p) { p.links.remove(u.from()); } }
-            case Monitor m -> { synchronized (p) { p.monitoredBy.put(m.monitor().ref(), m.monitor()); } }
-            case Demonitor d -> { synchronized (p) { p.monitoredBy.remove(d.ref()); } }
-            case Down d -> {
-                if (p.monitors.remove(d.ref()) != null) {
-                    p.vm.aliases.monitorGone(d.ref(), p.pid);
-                    p.mailbox.append(d.message());
-                }
+        if (s instanceof Timeout t) {
+            if (t.gen() == p.timerGen) { p.timedOut = true; p.timer = null; }
+        } else if (s instanceof Exit e) {
+            return exitSignal(p, e);
+        } else if (s instanceof Down d) {
+            if (p.monitors.remove(d.ref()) != null) {
+                p.vm.aliases.monitorGone(d.ref(), p.pid);
+                p.mailbox.append(d.message());
             }
-            case Timeout t -> { if (t.gen() == p.timerGen) { p.timedOut = true; p.timer = null; } }
-            case Apply a -> a.action().accept(p);
+        } else if (s instanceof Link l) {
+            synchronized (p) { p.links.add(l.from()); }
+        } else if (s instanceof Unlink u) {
+            synchronized (p) { p.links.remove(u.from()); }
+        } else if (s instanceof Monitor m) {
+            synchronized (p) { p.monitoredBy.put(m.monitor().ref(), m.monitor()); }
+        } else if (s instanceof Demonitor d) {
+            synchronized (p) { p.monitoredBy.remove(d.ref()); }
+        } else if (s instanceof Apply a) {
+            a.action().accept(p);
         }
         return true;
     }
@@ -92,7 +103,8 @@ public final class Signals {
     public static void startReceiveTimer(ErlProcess p, long ms) {
         ReceiveTimer t = new ReceiveTimer(p, ++p.timerGen, ms);
         p.timer = t;
-        p.vm.timers.start(t);
+        if (ms >= Scheduler.DEFER_MIN_MS) p.vm.scheduler.deferTimer(t);
+        else p.vm.timers.start(t);
     }
 
     public static void cancelReceiveTimer(ErlProcess p) {
