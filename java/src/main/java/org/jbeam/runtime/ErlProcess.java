@@ -161,6 +161,7 @@ public final class ErlProcess {
 
     /** Queued messages, oldest first, including those not yet taken from the inbox (see Inbox). */
     public java.util.List<Term> queuedMessages() {
+        status.get(); // see Inbox.pendingMessagesInto
         java.util.List<Term> l = new java.util.ArrayList<>(mailbox.messages());
         inbox.pendingMessagesInto(l);
         return l;

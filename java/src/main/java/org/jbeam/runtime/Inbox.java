@@ -61,10 +61,11 @@ final class Inbox {
      * Any thread: appends the messages (not signals) still in the inbox, oldest first, for another
      * process's process_info(P, messages). Exact while the owner is not running (waiting or
      * suspended); while it runs, a message it is moving to the mailbox may be missed or seen twice.
-     * The consumer nulls a node's value when it takes it, so a stale head only shows empty nodes.
+     * The caller reads the owner's status first: its volatile write when it last stopped running
+     * makes the owner's {@code head} visible here.
      */
     void pendingMessagesInto(java.util.List<org.jbeam.term.Term> out) {
-        for (Node n = (Node) NEXT.getAcquire(head); n != null; n = (Node) NEXT.getAcquire(n)) {
+        for (MsgNode n = (MsgNode) NEXT.getAcquire(head); n != null; n = (MsgNode) NEXT.getAcquire(n)) {
             if (n.value instanceof org.jbeam.term.Term t) out.add(t);
         }
     }
