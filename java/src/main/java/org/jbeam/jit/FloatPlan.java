@@ -56,7 +56,13 @@ final class FloatPlan {
     /** The plan for a whole-function method, or null when nothing can stay unboxed. */
     static FloatPlan of(FuncInfo f, Instr[] code, int[] entries) {
         FloatPlan p = new FloatPlan(f, code, f.start, f.end);
-        return p.analyse(entries) ? p : null;
+        boolean any = p.analyse(entries);
+        if (DEBUG && any) {
+            StringBuilder sb = new StringBuilder("jit: unboxed floats in " + f + ":");
+            for (int r = 0; r < p.localOf.length; r++) if (p.localOf[r] >= 0) sb.append(" x").append(r);
+            System.err.println(sb);
+        }
+        return any ? p : null;
     }
 
     int locals() { return locals; }
@@ -255,7 +261,7 @@ final class FloatPlan {
                 }
             }
         }
-        if (DEBUG) {
+        if (DEBUG && Boolean.getBoolean("jbeam.jit.floatdebug.all")) {
             for (Reach re : reach) System.err.println("floatplan " + lo + " x" + re.reg + " sites=" + Arrays.toString(re.sites) + " bad=" + Long.toBinaryString(re.bad));
             for (int i = 0; i < n; i++) System.err.println("  " + (lo + i) + " " + code[lo + i] + " ok=" + ok[i] + " kind=" + fx[i].kind + " j=" + j.get(i) + " all=" + fx[i].useAll);
         }
