@@ -247,6 +247,24 @@ public final class JitCompiler implements JitSupport.Compiler {
             toPcOnStack();
         }
 
+        /**
+         * After a non-tail call helper that returned the next pc: fall through when the callee was
+         * a native that returned here; otherwise enter the callee's compiled code (DirectCall).
+         */
+        void continueOrCall(int next) {
+            if (!DirectCall.ENABLED) { continueOrDispatch(next); return; }
+            c.istore(PC);
+            if (inside(next)) {
+                Label slow = c.newLabel();
+                c.iload(PC); c.loadConstant(next); c.if_icmpne(slow);
+                c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE); data.load(c, f.module, CD_MODULE); c.if_acmpne(slow);
+                c.goto_(at(next));
+                c.labelBinding(slow);
+            }
+            c.iload(PC); c.loadConstant(Integer.MIN_VALUE); c.if_icmpeq(leave);
+            DirectCall.emit(this);
+        }
+
         void jump(int target) {
             if (inside(target)) c.goto_(at(target));
             else { c.loadConstant(target); ret(); }
@@ -282,7 +300,8 @@ public final class JitCompiler implements JitSupport.Compiler {
                     if (in.op == CALL_EXT) { retObj(pc); } else c.aconst_null();
                     c.loadConstant(next);
                     c.invokevirtual(CD_INTERP, "callExport", MethodTypeDesc.of(CD_int, CD_EXPORT, CD_int, CD_RA, CD_int));
-                    continueOrDispatch(next); return;
+                    if (in.op == CALL_EXT) continueOrCall(next); else continueOrDispatch(next);
+                    return;
                 }
                 case CALL_FUN2, CALL_FUN -> {
                     c.aload(IT);
@@ -291,7 +310,7 @@ public final class JitCompiler implements JitSupport.Compiler {
                     retObj(pc);
                     c.loadConstant(next);
                     c.invokevirtual(CD_INTERP, "callFun", MethodTypeDesc.of(CD_int, CD_TERM, CD_int, CD_RA, CD_int));
-                    continueOrDispatch(next); return;
+                    continueOrCall(next); return;
                 }
                 case RETURN -> { doReturn(); return; }
                 case Ops.DEALLOCATE_RETURN -> { e.addSp(-in.a); doReturn(); return; }
@@ -448,7 +467,10 @@ public final class JitCompiler implements JitSupport.Compiler {
                     e.support("callOut", CD_void, desc("org.jbeam.code.FuncInfo"));
                 }
             }
-            jump(target);
+            if (pushReturn && !inside(target) && DirectCall.ENABLED) {
+                c.loadConstant(target); c.istore(PC);
+                DirectCall.emit(this);
+            } else jump(target);
         }
 
         /** {@code it.p.catches += delta} */
