@@ -140,6 +140,15 @@ public final class JitCompiler implements JitSupport.Compiler {
         for (int pc = f.start; pc < f.end; pc++) {
             ReturnAddr ra = code[pc].ret;
             if (ra != null && ra.module == f.module && ra.pc > f.start && ra.pc < f.end) s.add(ra.pc);
+            // Where a process resumes after waiting in a receive or being preempted at a send:
+            // without an entry there it would run interpreted until its next call.
+            Instr in = code[pc];
+            int resume = switch (in.op) {
+                case WAIT, WAIT_TIMEOUT, LOOP_REC_END -> in.a;
+                case SEND -> pc + 1;
+                default -> -1;
+            };
+            if (resume > f.start && resume < f.end) s.add(resume);
         }
         return s.stream().mapToInt(Integer::intValue).toArray();
     }
