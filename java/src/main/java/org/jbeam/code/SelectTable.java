@@ -46,6 +46,9 @@ public final class SelectTable {
     }
 
     /** Target for {@code v} (exact match, as select_val uses =:=), or -1. */
+    /** The labels of the table (the bytecode tier's data-flow analysis needs every jump target). */
+    public int[] targets() { return targets.clone(); }
+
     public int lookup(Term v) {
         if (index != null) {
             if (v instanceof EAtom a) {

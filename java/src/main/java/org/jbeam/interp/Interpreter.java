@@ -31,6 +31,8 @@ public final class Interpreter {
     Instr[] code;
     Term[] consts;
     int reds;
+    /** Compiled functions running inside a compiled caller's Java frame (bounded: ADR 0029). */
+    int jitNesting;
     /** pc after the call instruction of the native being called (for current_stacktrace). */
     int pcAtCall;
     /** Why the last bs_create_bin failed: {Segment, Type, Reason, Value} for error_info. */

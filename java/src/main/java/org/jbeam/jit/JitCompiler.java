@@ -43,7 +43,8 @@ public final class JitCompiler implements JitSupport.Compiler {
             CD_ECONS = desc("org.jbeam.term.ECons"), CD_EXPORT = desc("org.jbeam.code.Export"),
             CD_SLOW = desc("org.jbeam.interp.SlowOps"), CD_SMALL = desc("org.jbeam.interp.SmallInts"),
             CD_MAPS = desc("org.jbeam.interp.Maps"), CD_FLOATS = desc("org.jbeam.interp.Floats"),
-            CD_SELECT = desc("org.jbeam.code.SelectTable"), CD_INTS = CD_int.arrayType();
+            CD_SELECT = desc("org.jbeam.code.SelectTable"), CD_INTS = CD_int.arrayType(),
+            CD_MATH = desc("java.lang.Math");
     static final MethodTypeDesc RUN = MethodTypeDesc.of(CD_int, CD_INTERP, CD_int);
 
     private static final AtomicInteger SEQ = new AtomicInteger();
@@ -105,16 +106,31 @@ public final class JitCompiler implements JitSupport.Compiler {
                 c.return_();
             });
             if (chunks.size() == 1) {
-                cb.withMethodBody("run", RUN, ClassFile.ACC_PUBLIC, c -> new Body(c, f, f.start, f.end, code, data).emit());
+                FloatPlan plan = plan(f, code);
+                cb.withMethodBody("run", RUN, ClassFile.ACC_PUBLIC, c -> new Body(c, f, f.start, f.end, code, data, plan).emit());
                 return;
             }
             for (int i = 0; i < chunks.size(); i++) {
                 int[] ch = chunks.get(i);
                 cb.withMethodBody(SplitFunction.chunkName(i), RUN, ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL,
-                        c -> new Body(c, f, ch[0], ch[1], code, data).emit());
+                        c -> new Body(c, f, ch[0], ch[1], code, data, null).emit());
             }
             cb.withMethodBody("run", RUN, ClassFile.ACC_PUBLIC, c -> SplitFunction.dispatcher(c, self, f, chunks, data));
         });
+    }
+
+    /** {@code -Djbeam.jit.unbox=false}: every float in an x register is boxed (for measuring). */
+    static final boolean UNBOX = !"false".equals(System.getProperty("jbeam.jit.unbox"));
+
+    /** Which floats stay unboxed in a whole-function method (ADR 0029); null: none. */
+    static FloatPlan plan(FuncInfo f, Instr[] code) {
+        if (!UNBOX) return null;
+        try {
+            return FloatPlan.of(f, code, entries(f, code));
+        } catch (RuntimeException e) {
+            if (Boolean.getBoolean("jbeam.debug")) e.printStackTrace();
+            return null; // compile without the optimisation rather than not at all
+        }
     }
 
     /** The function entry and the instruction after every call (where callees return). */
@@ -124,6 +140,15 @@ public final class JitCompiler implements JitSupport.Compiler {
         for (int pc = f.start; pc < f.end; pc++) {
             ReturnAddr ra = code[pc].ret;
             if (ra != null && ra.module == f.module && ra.pc > f.start && ra.pc < f.end) s.add(ra.pc);
+            // Where a process resumes after waiting in a receive or being preempted at a send:
+            // without an entry there it would run interpreted until its next call.
+            Instr in = code[pc];
+            int resume = switch (in.op) {
+                case WAIT, WAIT_TIMEOUT, LOOP_REC_END -> in.a;
+                case SEND -> pc + 1;
+                default -> -1;
+            };
+            if (resume > f.start && resume < f.end) s.add(resume);
         }
         return s.stream().mapToInt(Integer::intValue).toArray();
     }
@@ -147,15 +172,22 @@ public final class JitCompiler implements JitSupport.Compiler {
         final ClassData data;
         /** The instructions this method covers: the whole function, or one chunk of a split one. */
         final int lo, hi;
+        /** Float registers and unboxed floats in double locals (from slot FIRST_DOUBLE on). */
+        final FloatCode fl;
+        static final int FIRST_DOUBLE = 9;
 
-        Body(CodeBuilder c, FuncInfo f, int lo, int hi, Instr[] code, ClassData data) {
+        Body(CodeBuilder c, FuncInfo f, int lo, int hi, Instr[] code, ClassData data, FloatPlan plan) {
             this.c = c; this.f = f; this.code = code; this.data = data; this.lo = lo; this.hi = hi;
             labels = new Label[hi - lo];
             for (int i = 0; i < labels.length; i++) labels[i] = c.newLabel();
             dispatch = c.newLabel();
             leave = c.newLabel();
             e = new Emit(c, f.module.consts, data);
+            fl = new FloatCode(this, plan, FIRST_DOUBLE);
         }
+
+        /** Leaves the method with the int on the stack; float registers go back to the array first. */
+        void ret() { fl.spill(); c.ireturn(); }
 
         Label at(int pc) { return labels[pc - lo]; }
 
@@ -168,6 +200,7 @@ public final class JitCompiler implements JitSupport.Compiler {
             c.iconst_0(); c.istore(CUR);
             c.aconst_null(); c.astore(T1);
             c.aconst_null(); c.astore(T2);
+            fl.init();
             // dispatch: stay in compiled code only for pcs of this function in this module.
             c.labelBinding(dispatch);
             Label out = c.newLabel();
@@ -179,9 +212,9 @@ public final class JitCompiler implements JitSupport.Compiler {
             c.iload(PC);
             c.tableswitch(lo, hi - 1, out, cases);
             c.labelBinding(out);
-            c.iload(PC); c.ireturn();
+            c.iload(PC); ret();
             c.labelBinding(leave);
-            c.loadConstant(Integer.MIN_VALUE); c.ireturn();
+            c.loadConstant(Integer.MIN_VALUE); ret();
 
             Label start = c.newLabel(), end = c.newLabel(), handler = c.newLabel();
             c.labelBinding(start);
@@ -223,9 +256,27 @@ public final class JitCompiler implements JitSupport.Compiler {
             toPcOnStack();
         }
 
+        /**
+         * After a non-tail call helper that returned the next pc: fall through when the callee was
+         * a native that returned here; otherwise enter the callee's compiled code (DirectCall).
+         */
+        void continueOrCall(int next) {
+            if (!DirectCall.ENABLED) { continueOrDispatch(next); return; }
+            c.istore(PC);
+            if (inside(next)) {
+                Label slow = c.newLabel();
+                c.iload(PC); c.loadConstant(next); c.if_icmpne(slow);
+                c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE); data.load(c, f.module, CD_MODULE); c.if_acmpne(slow);
+                c.goto_(at(next));
+                c.labelBinding(slow);
+            }
+            c.iload(PC); c.loadConstant(Integer.MIN_VALUE); c.if_icmpeq(leave);
+            DirectCall.emit(this);
+        }
+
         void jump(int target) {
             if (inside(target)) c.goto_(at(target));
-            else { c.loadConstant(target); c.ireturn(); }
+            else { c.loadConstant(target); ret(); }
         }
 
         /** Loads CODE[pc] (the instruction object) for helpers that take it. */
@@ -235,6 +286,7 @@ public final class JitCompiler implements JitSupport.Compiler {
 
         void instr(int pc, Instr in) {
             int next = pc + 1;
+            if (fl.instr(pc, in)) { jump(next); return; }
             switch (in.op) {
                 case Ops.MOVE_XX -> { e.storeX(in.d, () -> e.loadX(in.a)); }
                 case Ops.MOVE_XY -> { e.storeY(in.d, () -> e.loadX(in.a)); }
@@ -257,7 +309,8 @@ public final class JitCompiler implements JitSupport.Compiler {
                     if (in.op == CALL_EXT) { retObj(pc); } else c.aconst_null();
                     c.loadConstant(next);
                     c.invokevirtual(CD_INTERP, "callExport", MethodTypeDesc.of(CD_int, CD_EXPORT, CD_int, CD_RA, CD_int));
-                    continueOrDispatch(next); return;
+                    if (in.op == CALL_EXT) continueOrCall(next); else continueOrDispatch(next);
+                    return;
                 }
                 case CALL_FUN2, CALL_FUN -> {
                     c.aload(IT);
@@ -266,7 +319,7 @@ public final class JitCompiler implements JitSupport.Compiler {
                     retObj(pc);
                     c.loadConstant(next);
                     c.invokevirtual(CD_INTERP, "callFun", MethodTypeDesc.of(CD_int, CD_TERM, CD_int, CD_RA, CD_int));
-                    continueOrDispatch(next); return;
+                    continueOrCall(next); return;
                 }
                 case RETURN -> { doReturn(); return; }
                 case Ops.DEALLOCATE_RETURN -> { e.addSp(-in.a); doReturn(); return; }
@@ -382,23 +435,6 @@ public final class JitCompiler implements JitSupport.Compiler {
                     c.invokespecial(CD_ECONS, INIT_NAME, MethodTypeDesc.of(CD_void, CD_TERM, CD_TERM));
                 });
                 case PUT_TUPLE2 -> { c.aload(IT); instrObj(pc); c.invokevirtual(CD_INTERP, "putTuple", MethodTypeDesc.of(CD_void, CD_INSTR)); }
-                case Ops.FMOVE_RR -> { c.aload(FR); c.loadConstant(in.d); c.aload(FR); c.loadConstant(in.a); c.daload(); c.dastore(); }
-                case Ops.FMOVE_RT -> e.put(in.d, () -> { c.aload(FR); c.loadConstant(in.a); c.daload(); e.support("floatTerm", CD_TERM, CD_double); });
-                case Ops.FMOVE_TR -> { c.aload(FR); c.loadConstant(in.d); e.get(in.a); e.call(CD_FLOATS, "toDouble", CD_double, CD_TERM); c.dastore(); }
-                case FCONV -> { c.aload(FR); c.loadConstant(in.d & Instr.INDEX_MASK); e.get(in.a); e.call(CD_FLOATS, "toDouble", CD_double, CD_TERM); c.dastore(); }
-                case Ops.FADD_R, Ops.FSUB_R, Ops.FMUL_R, Ops.FDIV_R -> {
-                    c.aload(FR); c.loadConstant(in.d);
-                    c.aload(FR); c.loadConstant(in.a); c.daload();
-                    c.aload(FR); c.loadConstant(in.b); c.daload();
-                    switch (in.op) {
-                        case Ops.FADD_R -> c.dadd();
-                        case Ops.FSUB_R -> c.dsub();
-                        case Ops.FMUL_R -> c.dmul();
-                        default -> c.ddiv();
-                    }
-                    e.call(CD_FLOATS, "check", CD_double, CD_double);
-                    c.dastore();
-                }
                 case BS_START_MATCH4, BS_GET_POSITION, BS_SET_POSITION, BS_GET_TAIL, BS_TEST_TAIL2, BS_TEST_UNIT,
                      BS_SKIP_BITS2, BS_GET_INTEGER2, BS_GET_BINARY2, BS_MATCH_STRING, BS_CREATE_BIN -> {
                     c.aload(IT); instrObj(pc); c.loadConstant(next);
@@ -406,9 +442,11 @@ public final class JitCompiler implements JitSupport.Compiler {
                     continueOrDispatch(next); return;
                 }
                 default -> {
-                    // Everything else: the interpreter's own implementation.
+                    // Everything else: the interpreter's own implementation (which may use fr).
+                    fl.spill();
                     c.aload(IT); instrObj(pc); c.loadConstant(next);
                     e.call(CD_SLOW, "execute", CD_int, CD_INTERP, CD_INSTR, CD_int);
+                    fl.reload();
                     continueOrDispatch(next); return;
                 }
             }
@@ -428,7 +466,7 @@ public final class JitCompiler implements JitSupport.Compiler {
             c.ifgt(go);
             c.aload(IT); c.loadConstant(target); c.loadConstant(arity);
             e.support("yieldAt", CD_int, CD_INTERP, CD_int, CD_int);
-            c.ireturn();
+            ret();
             c.labelBinding(go);
             if (target < f.start || target >= f.end) {
                 // Leaving for an interpreted local function: count it towards its compilation.
@@ -438,7 +476,10 @@ public final class JitCompiler implements JitSupport.Compiler {
                     e.support("callOut", CD_void, desc("org.jbeam.code.FuncInfo"));
                 }
             }
-            jump(target);
+            if (pushReturn && !inside(target) && DirectCall.ENABLED) {
+                c.loadConstant(target); c.istore(PC);
+                DirectCall.emit(this);
+            } else jump(target);
         }
 
         /** {@code it.p.catches += delta} */
@@ -494,7 +535,7 @@ public final class JitCompiler implements JitSupport.Compiler {
 
         void term(int pc) { data.load(c, code[pc].t, CD_TERM); }
 
-        enum Cond { IFEQ, IFNE, IFNULL, ACMPEQ, ACMPNE, ICMPNE }
+        enum Cond { IFEQ, IFNE, IFNULL, ACMPEQ, ACMPNE, ICMPNE, IFGE, IFLT }
 
         /** Conditional branch to the label {@code target} (outside the function: return it). */
         void branchTo(int target, Cond cond) {
@@ -512,11 +553,13 @@ public final class JitCompiler implements JitSupport.Compiler {
                 case ACMPEQ -> c.if_acmpeq(l);
                 case ACMPNE -> c.if_acmpne(l);
                 case ICMPNE -> c.if_icmpne(l);
+                case IFGE -> c.ifge(l);
+                case IFLT -> c.iflt(l);
             }
             if (skip != null) {
                 c.goto_(skip);
                 c.labelBinding(l);
-                c.loadConstant(target); c.ireturn();
+                c.loadConstant(target); ret();
                 c.labelBinding(skip);
             }
         }

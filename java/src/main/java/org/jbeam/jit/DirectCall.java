@@ -1,0 +1,70 @@
+package org.jbeam.jit;
+
+import static java.lang.constant.ConstantDescs.*;
+import static org.jbeam.jit.JitCompiler.*;
+
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.Label;
+
+import org.jbeam.code.Ops;
+
+/**
+ * Calls from compiled code straight into the callee's compiled code (ADR 0029). A non-tail call to
+ * another function used to return the callee's pc to {@code Interpreter.loop}, which fetched the
+ * callee's {@code jit_enter} and called its {@code run} through one megamorphic call site; the
+ * callee's return came back the same way. Now the caller calls the callee's {@code run} itself
+ * (one call site per Erlang call site, so HotSpot sees a monomorphic receiver) and continues
+ * with whatever pc it returns: normally its own return point, otherwise it returns that pc.
+ *
+ * <p>Erlang recursion is deep and runs on the process's explicit stack, never the Java stack: the
+ * nesting of such Java calls is bounded by {@link #MAX_NESTING} per scheduler thread; past it the
+ * pc goes back to the loop as before. Tail calls never nest. Preemption, waiting and exits make
+ * every nested {@code run} return {@code LEAVE} at once; hot code loading is unaffected because the
+ * callee is looked up in the current code array at every call.
+ */
+final class DirectCall {
+    private DirectCall() {}
+
+    /** {@code -Djbeam.jit.direct=false}: every call goes back through the interpreter loop. */
+    static final boolean ENABLED = !"false".equals(System.getProperty("jbeam.jit.direct"));
+    static final int MAX_NESTING = Integer.getInteger("jbeam.jit.nesting", 64);
+
+    /**
+     * The PC local holds the pc a non-tail call just entered (in {@code it.code}, not LEAVE):
+     * run it here when it is compiled, then dispatch on the result; otherwise return the pc.
+     */
+    static void emit(JitCompiler.Body b) {
+        CodeBuilder c = b.c;
+        Label notRun = c.newLabel(), start = c.newLabel(), end = c.newLabel(), handler = c.newLabel();
+        c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int);
+        c.loadConstant(MAX_NESTING); c.if_icmpge(notRun);
+        instrAt(c); c.getfield(CD_INSTR, "op", CD_int);
+        c.loadConstant(Ops.JIT_ENTER); c.if_icmpne(notRun);
+        nesting(c, 1);
+        c.labelBinding(start);
+        instrAt(c); c.getfield(CD_INSTR, "o", CD_Object); c.checkcast(CD_CF);
+        c.aload(Body.IT); c.iload(Body.PC);
+        c.invokevirtual(CD_CF, "run", RUN);
+        c.labelBinding(end);
+        nesting(c, -1);
+        b.toPcOnStack();
+        // Anything thrown through (a Preempt from a helper, an internal error): restore the count.
+        c.labelBinding(handler);
+        nesting(c, -1);
+        c.athrow();
+        c.exceptionCatchAll(start, end, handler);
+        c.labelBinding(notRun);
+        c.iload(Body.PC); b.ret();
+    }
+
+    /** it.code[pc] */
+    private static void instrAt(CodeBuilder c) {
+        c.aload(Body.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(Body.PC); c.aaload();
+    }
+
+    /** it.jitNesting += delta */
+    private static void nesting(CodeBuilder c, int delta) {
+        c.aload(Body.IT); c.dup(); c.getfield(CD_INTERP, "jitNesting", CD_int);
+        c.loadConstant(delta); c.iadd(); c.putfield(CD_INTERP, "jitNesting", CD_int);
+    }
+}
