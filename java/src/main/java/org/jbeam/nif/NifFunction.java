@@ -62,7 +62,7 @@ public final class NifFunction {
     public Term call(ErlProcess proc, Term... args) {
         if (args.length != arity) throw ErlangException.badarg();
         if (arity <= 3) return fixed(proc, arity > 0 ? args[0] : null, arity > 1 ? args[1] : null, arity > 2 ? args[2] : null);
-        NifCallContext c = NifCallContext.acquire();
+        NifCallContext c = NifCallContext.acquire(proc);
         try {
             boolean heapOk = flags == 0 && library.heapCalls;
             for (int i = 0; i < args.length; i++) c.arg(i, args[i], heapOk);
@@ -91,7 +91,7 @@ public final class NifFunction {
                     w2 = arity > 2 ? NifCallContext.word(d) : 1;
             if (w0 != 0 && w1 != 0 && w2 != 0) return immediates(proc, a, b, d, w0, w1, w2);
         }
-        NifCallContext c = NifCallContext.acquire();
+        NifCallContext c = NifCallContext.acquire(proc);
         try {
             boolean heapOk = flags == 0 && library.heapCalls;
             if (arity > 0) c.arg(0, a, heapOk);
@@ -119,7 +119,7 @@ public final class NifFunction {
      * else (an exception, a boxed result, a continuation) continues as after {@link #start}.
      */
     private Term immediates(ErlProcess proc, Term a, Term b, Term d, long w0, long w1, long w2) {
-        NifCallContext c = NifCallContext.acquire();
+        NifCallContext c = NifCallContext.acquire(proc);
         long self = proc == null ? 0 : c.selfId(proc);
         long r;
         try {
@@ -222,7 +222,7 @@ public final class NifFunction {
         if (st >= 0) st &= ~(CLEARED | IMM);
         try {
             if (st < 0) throw new IllegalStateException("NIF " + this + ": " + (st == -1 ? "bad argument encoding" : "unencodable result"));
-            Term t = imm ? c.immediate() : NifCodec.decodeResult(c.output(), proc);
+            Term t = imm ? c.immediate() : c.decodeOutput(proc);
             if (st == 1) {
                 ErlangException e = ErlangException.error(t);
                 // OTP's frame: the NIF itself, with its arguments (also when raised on a dirty thread).
