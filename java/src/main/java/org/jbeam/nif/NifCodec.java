@@ -187,6 +187,14 @@ final class NifCodec {
         return t;
     }
 
+    /** Decodes the {@code len} flat bytes at native address {@code addr} (upcalls: enif_send, enif_term_to_binary, ...). */
+    static Term decodeAt(long addr, long len) {
+        Reader r = new Reader(ALL, addr);
+        Term t = decode(r);
+        if (r.p != addr + len) throw new IllegalStateException("trailing bytes in NIF term");
+        return t;
+    }
+
     static Term decode(MemorySegment m) {
         Reader r = new Reader(m);
         Term t = decode(r);
