@@ -75,10 +75,12 @@ final class NifTerms {
         } catch (Throwable t) { return 0; }
     }
 
-    /** enif_is_port_alive. */
+    /** enif_is_port_alive and enif_is_process_alive (the opaque id of a port or a pid). */
     static int portAlive(long portId) {
         try {
-            return NifOpaque.term(portId) instanceof org.jbeam.term.EPort p && NifUpcalls.host.portAlive(p) ? 1 : 0;
+            Term t = NifOpaque.term(portId);
+            if (t instanceof EPid pid) return NifUpcalls.host.processAlive(pid) ? 1 : 0;
+            return t instanceof org.jbeam.term.EPort p && NifUpcalls.host.portAlive(p) ? 1 : 0;
         } catch (Throwable t) { return 0; }
     }
 }
