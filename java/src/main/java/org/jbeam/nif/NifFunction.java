@@ -80,17 +80,42 @@ public final class NifFunction {
      * straight into the call block, and an argument array exists only if the call leaves the
      * common path (an exception frame, a dirty or rescheduled step).
      */
-    public Term call0(ErlProcess proc) { return fixed(proc, null, null, null); }
-    public Term call1(ErlProcess proc, Term a) { return fixed(proc, a, null, null); }
-    public Term call2(ErlProcess proc, Term a, Term b) { return fixed(proc, a, b, null); }
-    public Term call3(ErlProcess proc, Term a, Term b, Term d) { return fixed(proc, a, b, d); }
+    public Term call0(ErlProcess proc) { return flags == 0 ? immediates(proc, null, null, null, 1, 1, 1) : encoded(proc, null, null, null); }
+
+    // The all-immediate test is made here, not in a shared helper: until C2 has compiled the
+    // caller, each extra frame on this path costs (ADR 0026).
+    public Term call1(ErlProcess proc, Term a) {
+        long w0;
+        if (flags == 0 && (w0 = NifCallContext.word(a)) != 0) return immediates(proc, a, null, null, w0, 1, 1);
+        return encoded(proc, a, null, null);
+    }
+
+    public Term call2(ErlProcess proc, Term a, Term b) {
+        long w0, w1;
+        if (flags == 0 && (w0 = NifCallContext.word(a)) != 0 && (w1 = NifCallContext.word(b)) != 0)
+            return immediates(proc, a, b, null, w0, w1, 1);
+        return encoded(proc, a, b, null);
+    }
+
+    public Term call3(ErlProcess proc, Term a, Term b, Term d) {
+        long w0, w1, w2;
+        if (flags == 0 && (w0 = NifCallContext.word(a)) != 0 && (w1 = NifCallContext.word(b)) != 0
+                && (w2 = NifCallContext.word(d)) != 0)
+            return immediates(proc, a, b, d, w0, w1, w2);
+        return encoded(proc, a, b, d);
+    }
 
     private Term fixed(ErlProcess proc, Term a, Term b, Term d) {
-        if (flags == 0) {
-            long w0 = arity > 0 ? NifCallContext.word(a) : 1, w1 = arity > 1 ? NifCallContext.word(b) : 1,
-                    w2 = arity > 2 ? NifCallContext.word(d) : 1;
-            if (w0 != 0 && w1 != 0 && w2 != 0) return immediates(proc, a, b, d, w0, w1, w2);
-        }
+        return switch (arity) {
+            case 0 -> call0(proc);
+            case 1 -> call1(proc, a);
+            case 2 -> call2(proc, a, b);
+            default -> call3(proc, a, b, d);
+        };
+    }
+
+    /** A call with at least one argument to encode, or a dirty one. */
+    private Term encoded(ErlProcess proc, Term a, Term b, Term d) {
         NifCallContext c = NifCallContext.acquire(proc);
         try {
             boolean heapOk = flags == 0 && library.heapCalls;
