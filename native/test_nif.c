@@ -579,6 +579,11 @@ NIF(port_cmd) {   /* port_cmd(NameOrPort, Msg): {Found, Alive, Sent} via enif_wh
     return enif_make_tuple3(env, enif_make_int(env, 1), enif_make_int(env, alive), enif_make_int(env, sent));
 }
 
+/* test_nif_api.c */
+ERL_NIF_TERM jb_test_api(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]);
+ERL_NIF_TERM jb_test_exc(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]);
+ErlNifResourceType *jb_test_counter_type(void) { return counter_type; }
+
 static ErlNifFunc funcs[] = {
     {"echo", 1, echo, 0}, {"priv", 0, priv, 0}, {"ints", 0, ints, 0}, {"get_ints", 1, get_ints, 0},
     {"double_it", 1, double_it, 0}, {"atom_info", 1, atom_info, 0}, {"existing_atom", 1, existing_atom, 0},
@@ -604,6 +609,7 @@ static ErlNifFunc funcs[] = {
     {"pipe_stop", 1, pipe_stop, 0}, {"pipe_stops", 0, pipe_stops, 0}, {"select_bad", 0, select_bad, 0},
     {"hash_phash2", 1, hash_phash2, 0}, {"hash_internal_stable", 2, hash_internal_stable, 0},
     {"yield_spin", 1, yield_spin, 0}, {"dyn_new", 1, dyn_new, 0}, {"dyn_call", 4, dyn_call, 0}, {"port_cmd", 2, port_cmd, 0},
+    {"api", 2, jb_test_api, 0}, {"exc", 0, jb_test_exc, 0},
 };
 
 ERL_NIF_INIT(jbeam_test_nif, funcs, load, NULL, NULL, unload)

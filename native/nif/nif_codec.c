@@ -341,7 +341,9 @@ int64_t jbeam_call_imm(jb_callctx *cx, int32_t mode, ERL_NIF_TERM a0, ERL_NIF_TE
     if (st == (JB_IMM | JB_CLEARED)) return (int64_t)cx->result;
     return (int64_t)st * 4;
 }
-int jbeam_call_heap(jb_callctx *cx, const unsigned char *heap, size_t heaplen) { return call(cx, heap, heaplen); }
+/* The heap argument is the whole Java array and the binary's offset in it: Java then needs no
+ * slice segment per call (ADR 0026). */
+int jbeam_call_heap(jb_callctx *cx, const unsigned char *heap, size_t off, size_t heaplen) { return call(cx, heap + off, heaplen); }
 
 /* Continues a call that returned JB_RESCHEDULE, now on a thread of kind cx->mode. */
 int jbeam_resume(jb_callctx *cx) {

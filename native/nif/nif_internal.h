@@ -122,7 +122,7 @@ typedef struct {
     int (*whereis)(uint32_t atom_ix, uint64_t *id);      /* 1 = a registered process, 2 = a registered port (id = its opaque id) */
     /* enif_port_command: the message (flat) as the port's command from the calling process; 1 = done */
     int (*port_command)(uint64_t port_id, uint64_t caller_pid_id, const unsigned char *flat, size_t len);
-    int (*port_alive)(uint64_t port_id);                 /* 1 = an open port */
+    int (*port_alive)(uint64_t port_id);                 /* 1 = an open port, or a live local process (a pid's id) */
     uint64_t (*phash2)(const unsigned char *flat, size_t len);   /* erlang:phash2/1 */
 } jb_callbacks;
 extern jb_callbacks jb_cb;

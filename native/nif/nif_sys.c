@@ -179,7 +179,11 @@ int enif_get_local_port(ErlNifEnv *env, ERL_NIF_TERM t, ErlNifPort *port) {
 void enif_set_pid_undefined(ErlNifPid *pid) { pid->pid = jb_atom("undefined"); }
 int enif_is_pid_undefined(const ErlNifPid *pid) { return pid->pid == jb_atom("undefined"); }
 int enif_is_current_process_alive(ErlNifEnv *env) { return env && env->self != 0; }
-int enif_is_process_alive(ErlNifEnv *env, ErlNifPid *pid) { (void)env; return jb_opaque_kind(pid->pid) == JB_OPQ_PID; }
+/* Asks Java (the port_alive callback takes a pid's opaque id too): a dead process's pid stays a pid. */
+int enif_is_process_alive(ErlNifEnv *env, ErlNifPid *pid) {
+    (void)env;
+    return jb_opaque_kind(pid->pid) == JB_OPQ_PID && jb_cb.port_alive && jb_cb.port_alive(jb_opaque_id(pid->pid));
+}
 int enif_is_port_alive(ErlNifEnv *env, ErlNifPort *port) {
     (void)env;
     return jb_opaque_kind(port->port_id) == JB_OPQ_PORT && jb_cb.port_alive && jb_cb.port_alive(jb_opaque_id(port->port_id));

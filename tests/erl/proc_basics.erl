@@ -26,8 +26,10 @@ main() ->
     put(key, value),
     io:format("~p~n", [get(key)]),
     K = spawn(fun() -> receive after infinity -> ok end end),
+    %% wait for the kill to land (a 10 ms sleep was not always enough on a loaded machine)
+    KR = monitor(process, K),
     exit(K, kill),
-    timer:sleep(10),
+    receive {'DOWN', KR, process, K, killed} -> ok end,
     io:format("~p~n", [is_process_alive(K)]),
     ok.
 ring(0, Next) -> Next;

@@ -124,6 +124,8 @@ final class LoadNif {
                 return true;
             }
 
+            @Override public boolean processAlive(EPid pid) { return pid.process instanceof ErlProcess p && p.isAlive(); }
+
             @Override public boolean portAlive(EPort port) {
                 Ports.Port pt = vm.ports.get(port);
                 return pt != null && !pt.isClosed();

@@ -45,6 +45,10 @@ public final class Interpreter {
 
     public Interpreter(Runtime vm, int schedulerId) { this.vm = vm; this.schedulerId = schedulerId; }
 
+    /** The thread this interpreter belongs to, and a per-thread slot of org.jbeam.nif (its spare call context, ADR 0026). */
+    public final Thread thread = Thread.currentThread();
+    public Object nifSpare;
+
     /** The module whose code is running (for natives that act on their caller's module, e.g. load_nif). */
     public BeamModule currentModule() { return mod; }
 

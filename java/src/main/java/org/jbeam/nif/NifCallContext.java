@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.jbeam.bindings.nif.JbeamNif;
+import org.jbeam.interp.Interpreter;
 import org.jbeam.term.EAtom;
 import org.jbeam.term.ENil;
 import org.jbeam.term.ESmall;
@@ -49,6 +50,25 @@ final class NifCallContext {
     /** The thread that took this context and that thread's spare slot (see {@link #releaseLocal}). */
     private Thread owner;
     private NifCallContext[] home;
+    /** Or the interpreter whose {@code nifSpare} slot this context goes back to (see {@link #acquire(org.jbeam.runtime.ErlProcess)}). */
+    private Interpreter slot;
+
+    /**
+     * A context for a call by {@code proc} (may be null). On a scheduler thread the spare context
+     * lives in the thread's {@link Interpreter}, not in a ThreadLocal: before C2 has compiled the
+     * caller, ThreadLocal.get costs a JNI call (Reference.refersTo) and a map probe per NIF call
+     * (ADR 0026). Only the interpreter's own thread touches that slot.
+     */
+    static NifCallContext acquire(org.jbeam.runtime.ErlProcess proc) {
+        Interpreter it;
+        if (proc == null || (it = proc.interpreter) == null || it.thread != Thread.currentThread()) return acquire();
+        NifCallContext c = (NifCallContext) it.nifSpare;
+        if (c != null) it.nifSpare = null;
+        else if ((c = POOL.poll()) == null) c = new NifCallContext();
+        c.owner = it.thread;
+        c.slot = it;
+        return c;
+    }
 
     static NifCallContext acquire() {
         NifCallContext[] spare = SPARE.get();
@@ -57,12 +77,20 @@ final class NifCallContext {
         else if ((c = POOL.poll()) == null) c = new NifCallContext();
         c.owner = Thread.currentThread();
         c.home = spare;
+        c.slot = null;
         return c;
     }
 
     /** {@link #release}, skipping the thread-local lookup when still on the thread that took it (the common case). */
     void releaseLocal() {
-        if (Thread.currentThread() != owner || home[0] != null || codec.pos != 0) { release(); return; }
+        if (Thread.currentThread() != owner || codec.pos != 0) { release(); return; }
+        Interpreter it = slot;
+        if (it != null) {
+            if (it.nifSpare != null) { release(); return; }
+            it.nifSpare = this;
+            return;
+        }
+        if (home[0] != null) { release(); return; }
         home[0] = this;
     }
 
@@ -90,6 +118,9 @@ final class NifCallContext {
     void release() {
         codec.reset();
         codec.shrink(KEEP);
+        Interpreter it = slot;
+        slot = null;
+        if (it != null && it.thread == Thread.currentThread() && it.nifSpare == null) { it.nifSpare = this; return; }
         NifCallContext[] spare = SPARE.get();
         if (spare[0] == null) spare[0] = this;
         else POOL.offer(this);
@@ -143,8 +174,7 @@ final class NifCallContext {
         m.set(ValueLayout.JAVA_INT, MODE, mode);
         byte[] h = codec.heapArr;
         if (h == null) return (int) JbeamNif.CALL.invokeExact(cxAddr);
-        MemorySegment heap = MemorySegment.ofArray(h).asSlice(codec.heapOff, codec.heapLen);
-        return (int) JbeamNif.CALL_HEAP.invokeExact(cxAddr, heap, (long) codec.heapLen);
+        return (int) JbeamNif.CALL_HEAP.invokeExact(cxAddr, MemorySegment.ofArray(h), (long) codec.heapOff, (long) codec.heapLen);
     }
 
     /**
@@ -188,9 +218,8 @@ final class NifCallContext {
         try { JbeamNif.ENV_CLEAR.invokeExact(env); } catch (Throwable t) { throw new AssertionError(t); }
     }
 
-    /** The serialized result bytes written by jbeam_call. */
-    MemorySegment output() {
-        long p = cx.get(LONG, OUT), len = cx.get(LONG, OUTLEN);
-        return MemorySegment.ofAddress(p).reinterpret(len);
+    /** Decodes the serialized result written by jbeam_call (read in place, see {@link NifCodec#ALL}). */
+    Term decodeOutput(org.jbeam.runtime.ErlProcess caller) {
+        return NifCodec.decodeResult(cx.get(LONG, OUT), cx.get(LONG, OUTLEN), caller);
     }
 }

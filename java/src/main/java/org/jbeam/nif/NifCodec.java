@@ -148,6 +148,13 @@ final class NifCodec {
     }
 
     // ---- decoder ----
+    /**
+     * All of native memory as one segment: results are read at their absolute addresses, so a
+     * call needs no segment of its own. (MemorySegment.reinterpret is a restricted method: each
+     * call asks for its caller class, a stack walk until C2 has compiled the caller; ADR 0026.)
+     */
+    static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
     static final class Reader {
         final MemorySegment m;
         long p;
@@ -156,21 +163,35 @@ final class NifCodec {
         org.jbeam.runtime.ErlProcess caller;
         NifReaper.Holder holder;
         Reader(MemorySegment m) { this.m = m; }
+        Reader(MemorySegment m, long p) { this.m = m; this.p = p; }
         int u8() { return m.get(ValueLayout.JAVA_BYTE, p++) & 0xFF; }
         int u32() { int v = m.get(INT, p); p += 4; return v; }
         long u64() { long v = m.get(LONG, p); p += 8; return v; }
     }
 
     /**
-     * Decodes a NIF's result: each resource in it carries a native reference for Java to adopt.
-     * New resource terms are counted against {@code caller} (may be null; {@link NifReaper}).
+     * Decodes a NIF's result, the {@code len} bytes at native address {@code addr}: each resource
+     * in it carries a native reference for Java to adopt. New resource terms are counted against
+     * {@code caller} (may be null; {@link NifReaper}).
      */
-    static Term decodeResult(MemorySegment m, org.jbeam.runtime.ErlProcess caller) {
-        Reader r = new Reader(m);
+    static Term decodeResult(long addr, long len, org.jbeam.runtime.ErlProcess caller) {
+        // The common non-immediate result of a stateful NIF (crypto's hash_update_nif, ...) is
+        // one resource: no reader.
+        if (len == 9 && ALL.get(ValueLayout.JAVA_BYTE, addr) == RES)
+            return NifResources.term(ALL.get(LONG, addr + 1), true, NifReaper.holder(caller));
+        Reader r = new Reader(ALL, addr);
         r.adopt = true;
         r.caller = caller;
         Term t = decode(r);
-        if (r.p != m.byteSize()) throw new IllegalStateException("trailing bytes in NIF result");
+        if (r.p != addr + len) throw new IllegalStateException("trailing bytes in NIF result");
+        return t;
+    }
+
+    /** Decodes the {@code len} flat bytes at native address {@code addr} (upcalls: enif_send, enif_term_to_binary, ...). */
+    static Term decodeAt(long addr, long len) {
+        Reader r = new Reader(ALL, addr);
+        Term t = decode(r);
+        if (r.p != addr + len) throw new IllegalStateException("trailing bytes in NIF term");
         return t;
     }
 

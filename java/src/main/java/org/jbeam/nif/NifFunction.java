@@ -62,7 +62,7 @@ public final class NifFunction {
     public Term call(ErlProcess proc, Term... args) {
         if (args.length != arity) throw ErlangException.badarg();
         if (arity <= 3) return fixed(proc, arity > 0 ? args[0] : null, arity > 1 ? args[1] : null, arity > 2 ? args[2] : null);
-        NifCallContext c = NifCallContext.acquire();
+        NifCallContext c = NifCallContext.acquire(proc);
         try {
             boolean heapOk = flags == 0 && library.heapCalls;
             for (int i = 0; i < args.length; i++) c.arg(i, args[i], heapOk);
@@ -80,18 +80,43 @@ public final class NifFunction {
      * straight into the call block, and an argument array exists only if the call leaves the
      * common path (an exception frame, a dirty or rescheduled step).
      */
-    public Term call0(ErlProcess proc) { return fixed(proc, null, null, null); }
-    public Term call1(ErlProcess proc, Term a) { return fixed(proc, a, null, null); }
-    public Term call2(ErlProcess proc, Term a, Term b) { return fixed(proc, a, b, null); }
-    public Term call3(ErlProcess proc, Term a, Term b, Term d) { return fixed(proc, a, b, d); }
+    public Term call0(ErlProcess proc) { return flags == 0 ? immediates(proc, null, null, null, 1, 1, 1) : encoded(proc, null, null, null); }
+
+    // The all-immediate test is made here, not in a shared helper: until C2 has compiled the
+    // caller, each extra frame on this path costs (ADR 0026).
+    public Term call1(ErlProcess proc, Term a) {
+        long w0;
+        if (flags == 0 && (w0 = NifCallContext.word(a)) != 0) return immediates(proc, a, null, null, w0, 1, 1);
+        return encoded(proc, a, null, null);
+    }
+
+    public Term call2(ErlProcess proc, Term a, Term b) {
+        long w0, w1;
+        if (flags == 0 && (w0 = NifCallContext.word(a)) != 0 && (w1 = NifCallContext.word(b)) != 0)
+            return immediates(proc, a, b, null, w0, w1, 1);
+        return encoded(proc, a, b, null);
+    }
+
+    public Term call3(ErlProcess proc, Term a, Term b, Term d) {
+        long w0, w1, w2;
+        if (flags == 0 && (w0 = NifCallContext.word(a)) != 0 && (w1 = NifCallContext.word(b)) != 0
+                && (w2 = NifCallContext.word(d)) != 0)
+            return immediates(proc, a, b, d, w0, w1, w2);
+        return encoded(proc, a, b, d);
+    }
 
     private Term fixed(ErlProcess proc, Term a, Term b, Term d) {
-        if (flags == 0) {
-            long w0 = arity > 0 ? NifCallContext.word(a) : 1, w1 = arity > 1 ? NifCallContext.word(b) : 1,
-                    w2 = arity > 2 ? NifCallContext.word(d) : 1;
-            if (w0 != 0 && w1 != 0 && w2 != 0) return immediates(proc, a, b, d, w0, w1, w2);
-        }
-        NifCallContext c = NifCallContext.acquire();
+        return switch (arity) {
+            case 0 -> call0(proc);
+            case 1 -> call1(proc, a);
+            case 2 -> call2(proc, a, b);
+            default -> call3(proc, a, b, d);
+        };
+    }
+
+    /** A call with at least one argument to encode, or a dirty one. */
+    private Term encoded(ErlProcess proc, Term a, Term b, Term d) {
+        NifCallContext c = NifCallContext.acquire(proc);
         try {
             boolean heapOk = flags == 0 && library.heapCalls;
             if (arity > 0) c.arg(0, a, heapOk);
@@ -119,7 +144,7 @@ public final class NifFunction {
      * else (an exception, a boxed result, a continuation) continues as after {@link #start}.
      */
     private Term immediates(ErlProcess proc, Term a, Term b, Term d, long w0, long w1, long w2) {
-        NifCallContext c = NifCallContext.acquire();
+        NifCallContext c = NifCallContext.acquire(proc);
         long self = proc == null ? 0 : c.selfId(proc);
         long r;
         try {
@@ -222,7 +247,7 @@ public final class NifFunction {
         if (st >= 0) st &= ~(CLEARED | IMM);
         try {
             if (st < 0) throw new IllegalStateException("NIF " + this + ": " + (st == -1 ? "bad argument encoding" : "unencodable result"));
-            Term t = imm ? c.immediate() : NifCodec.decodeResult(c.output(), proc);
+            Term t = imm ? c.immediate() : c.decodeOutput(proc);
             if (st == 1) {
                 ErlangException e = ErlangException.error(t);
                 // OTP's frame: the NIF itself, with its arguments (also when raised on a dirty thread).

@@ -35,6 +35,9 @@ public interface NifHost {
      */
     default boolean portCommand(EPort port, EPid caller, Term msg) { return false; }
 
+    /** True when {@code pid} is a local process that is alive (enif_is_process_alive). */
+    default boolean processAlive(EPid pid) { return false; }
+
     /** True when {@code port} is open (enif_is_port_alive). */
     default boolean portAlive(EPort port) { return false; }
 

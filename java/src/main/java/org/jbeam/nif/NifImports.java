@@ -21,7 +21,7 @@ final class NifImports {
     /** erl_nif functions whose implementation may call into Java (an upcall), directly or through a destructor. */
     private static final Set<String> UPCALLING = Set.of("enif_send", "enif_make_ref", "enif_make_existing_atom",
             "enif_make_existing_atom_len", "enif_term_to_binary", "enif_binary_to_term", "enif_whereis_pid",
-            "enif_whereis_port", "enif_port_command", "enif_is_port_alive", "enif_monitor_process",
+            "enif_whereis_port", "enif_port_command", "enif_is_port_alive", "enif_is_process_alive", "enif_monitor_process",
             "enif_demonitor_process", "enif_hash");
 
     /** True when {@code so} is a 64-bit ELF file whose imports include no upcalling erl_nif function. */

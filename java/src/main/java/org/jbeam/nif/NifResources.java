@@ -47,9 +47,10 @@ public final class NifResources {
 
     /** As {@link #term(long, boolean)}; a new ERef is counted against {@code holder} (NifReaper). */
     static ERef term(long ptr, boolean adopted, NifReaper.Holder holder) {
-        MemorySegment res = MemorySegment.ofAddress(ptr).reinterpret(JAVA_ID + 8);
+        // read in place (NifCodec.ALL): no restricted reinterpret per resource (ADR 0026)
+        MemorySegment all = NifCodec.ALL;
         synchronized (LOCK) {
-            long id = res.get(ValueLayout.JAVA_LONG, JAVA_ID);
+            long id = all.get(ValueLayout.JAVA_LONG, ptr + JAVA_ID);
             if (id != 0) {
                 Entry e = BY_ID.get(id);
                 ERef r = e == null ? null : e.ref.get();
@@ -59,12 +60,12 @@ public final class NifResources {
                 }
             }
             long n = next++;
-            res.set(ValueLayout.JAVA_LONG, JAVA_ID, n);
+            all.set(ValueLayout.JAVA_LONG, ptr + JAVA_ID, n);
             ERef r = new ERef(EAtom.NONODE, 0, new int[] {(int) (n & 0x3FFFF), (int) (n >>> 18), TAG});
             if (!adopted) keep(ptr);
             Entry e = new Entry(ptr, new WeakReference<>(r));
             BY_ID.put(n, e);
-            long bytes = HEADER + res.get(ValueLayout.JAVA_LONG, SIZE);
+            long bytes = HEADER + all.get(ValueLayout.JAVA_LONG, ptr + SIZE);
             CLEANER.register(r, () -> {
                 BY_ID.remove(n, e);
                 NifReaper.dropped(holder, bytes);

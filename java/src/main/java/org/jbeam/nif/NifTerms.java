@@ -22,7 +22,7 @@ final class NifTerms {
 
     static int toEtf(MemorySegment flat, long len, MemorySegment etfOut, MemorySegment lenOut) {
         try {
-            byte[] b = TermEncoder.encode(NifCodec.decode(flat.reinterpret(len)));
+            byte[] b = TermEncoder.encode(NifCodec.decodeAt(flat.address(), len));
             hand(b, b.length, etfOut, lenOut);
             return 0;
         } catch (Throwable t) { return 1; }
@@ -51,7 +51,7 @@ final class NifTerms {
 
     /** enif_hash(ERL_NIF_PHASH2, T, _): erlang:phash2(T). */
     static long phash2(MemorySegment flat, long len) {
-        try { return org.jbeam.etf.Phash2.phash2(NifCodec.decode(flat.reinterpret(len))); } catch (Throwable t) { return 0; }
+        try { return org.jbeam.etf.Phash2.phash2(NifCodec.decodeAt(flat.address(), len)); } catch (Throwable t) { return 0; }
     }
 
     /** 1 (a process) or 2 (a port) and {@code *idOut} = the registered name's opaque id, or 0. */
@@ -71,14 +71,16 @@ final class NifTerms {
             Term port = NifOpaque.term(portId);
             Term caller = callerId == 0 ? null : NifOpaque.term(callerId);
             return port instanceof org.jbeam.term.EPort p
-                    && NifUpcalls.host.portCommand(p, caller instanceof EPid c ? c : null, NifCodec.decode(flat.reinterpret(len))) ? 1 : 0;
+                    && NifUpcalls.host.portCommand(p, caller instanceof EPid c ? c : null, NifCodec.decodeAt(flat.address(), len)) ? 1 : 0;
         } catch (Throwable t) { return 0; }
     }
 
-    /** enif_is_port_alive. */
+    /** enif_is_port_alive and enif_is_process_alive (the opaque id of a port or a pid). */
     static int portAlive(long portId) {
         try {
-            return NifOpaque.term(portId) instanceof org.jbeam.term.EPort p && NifUpcalls.host.portAlive(p) ? 1 : 0;
+            Term t = NifOpaque.term(portId);
+            if (t instanceof EPid pid) return NifUpcalls.host.processAlive(pid) ? 1 : 0;
+            return t instanceof org.jbeam.term.EPort p && NifUpcalls.host.portAlive(p) ? 1 : 0;
         } catch (Throwable t) { return 0; }
     }
 }

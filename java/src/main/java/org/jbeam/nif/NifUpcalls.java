@@ -88,7 +88,7 @@ final class NifUpcalls {
     private static int send(long pidId, MemorySegment msg, long len) {
         try {
             Term to = NifOpaque.term(pidId);
-            Term m = NifCodec.decode(msg.reinterpret(len));
+            Term m = NifCodec.decodeAt(msg.address(), len);
             return to instanceof EPid p && host.send(p, m) ? 1 : 0;
         } catch (Throwable t) { return 0; }
     }

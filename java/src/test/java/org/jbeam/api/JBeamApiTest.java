@@ -58,7 +58,9 @@ class JBeamApiTest {
                 .dirtyFunction("jtest", "slow", 1, org.jbeam.runtime.DirtyPools.Kind.IO, a -> {
                     calls.incrementAndGet();
                     if (!(a[0] instanceof ESmall n)) throw org.jbeam.runtime.ErlangException.badarg();
-                    try { Thread.sleep(300); } catch (InterruptedException e) { throw new RuntimeException(e); }
+                    // the victim (1000) sleeps far longer than the 50 ms before its kill: under load
+                    // average 20+ 300 ms was not always enough for the kill to land first
+                    try { Thread.sleep(n.value == 1000 ? 3000 : 300); } catch (InterruptedException e) { throw new RuntimeException(e); }
                     return ESmall.of(n.value * 10);
                 })
                 .build().boot()) {

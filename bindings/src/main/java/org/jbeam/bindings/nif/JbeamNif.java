@@ -105,12 +105,13 @@ public final class JbeamNif {
     public static final MethodHandle CALL_IMM = fn("jbeam_call_imm",
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     /**
-     * {@code int jbeam_call_heap(jb_callctx *cx, const uint8 *heap, size_t len)}: jbeam_call with one
-     * binary argument read in place from a Java array. A critical downcall with heap access: only
-     * for NIF libraries that cannot call back into Java (the caller checks; ADR 0006).
+     * {@code int jbeam_call_heap(jb_callctx *cx, const uint8 *heap, size_t off, size_t len)}: jbeam_call
+     * with one binary argument read in place from a Java array ({@code len} bytes at {@code off}).
+     * A critical downcall with heap access: only for NIF libraries that cannot call back into Java
+     * (the caller checks; ADR 0006).
      */
     public static final MethodHandle CALL_HEAP = LINKER.downcallHandle(dlsym(HANDLE, "jbeam_call_heap"),
-            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG), Linker.Option.critical(true));
+            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG), Linker.Option.critical(true));
     /** {@code int jbeam_resume(jb_callctx *cx)}: continues a rescheduled call */
     public static final MethodHandle RESUME = fn("jbeam_resume", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
     /** {@code int jbeam_call_load(env, void **privp, load_fp, const uint8 *in, size_t inlen)} */
