@@ -1,0 +1,71 @@
+-module(inet_opts_native).
+%% prim_inet:setopts/2 and getopts/2 are native for the common option types (ADR 0027) and hand
+%% everything else to prim_inet's Erlang body: values of every coded type round-trip through
+%% setopts/getopts, an accepted socket inherits the listen socket's options (prim_inet:accept_opts),
+%% and bad values, unknown options, {active, multi}, raw options, non-ports and closed ports give
+%% exactly OTP's results.
+-export([main/0]).
+main() ->
+    {ok, L} = gen_tcp:listen(0, [binary, {active, false}, {reuseaddr, true}, {nodelay, true},
+                                 {linger, {true, 3}}, {packet, 2}, {send_timeout, 500}, {delay_send, true}]),
+    show(getopts, inet:getopts(L, [active, nodelay, keepalive, delay_send, linger, packet, mode,
+                                   send_timeout, send_timeout_close, exit_on_close, header, reuseaddr])),
+    %% every coded type, set then read back
+    Sets = [{active, true}, {active, once}, {active, false}, {active, 5}, {active, -3}, {active, 32767},
+            {packet, 0}, {packet, 1}, {packet, 4}, {packet, raw}, {packet, line}, {packet, 2},
+            binary, list, {mode, binary}, {mode, list}, {header, 3}, {header, 0},
+            {linger, {false, 0}}, {linger, {true, 7}}, {send_timeout, infinity}, {send_timeout, 1000},
+            {keepalive, true}, {keepalive, false}, {exit_on_close, true}, {send_timeout_close, true},
+            {packet_size, 100}, {packet_size, 0}, {line_delimiter, $;}, {line_delimiter, $\n},
+            {high_watermark, 9000}, {low_watermark, 4000}, {priority, 0}, {tos, 0}],
+    [show(O, {inet:setopts(L, [O]), inet:getopts(L, [opt_name(O)])}) || O <- Sets],
+    %% later options in one list win (prim_inet codes them oldest first)
+    show(order, {inet:setopts(L, [{active, true}, {active, false}, binary, list]), inet:getopts(L, [active, mode])}),
+    %% values prim_inet rejects, options it does not know, forms the natives leave to it
+    Bad = [[{active, bogus}], [{active, 40000}], [{active, -40000}], [{keepalive, 1}], [{packet, 3}],
+           [{mode, other}], [{header, -1}], [{send_timeout, -5}], [{linger, {1, 2}}], [{linger, true}],
+           [{foo, 1}], [foo], [{packet_size, 1.0}], [{sndbuf, 1 bsl 40}],
+           [{raw, 1, 2, <<1:32/native>>}], [{deliver, term}]],
+    [show(B, inet:setopts(L, B)) || B <- Bad],
+    show(after_bad, inet:getopts(L, [active, mode, packet])),
+    show(get_bad, [tryit(fun() -> inet:getopts(L, G) end) || G <- [[bogus], [active, bogus], [{active, true}], [active | x]]]),
+    show(get_empty, inet:getopts(L, [])),
+    show(bad_tail, tryit(fun() -> prim_inet:setopts(L, [{active, true} | bad_tail]) end)),
+    show(prim, [tryit(F) || F <- [fun() -> prim_inet:getopts(notaport, [active]) end,
+                                  fun() -> prim_inet:setopts(notaport, [{active, true}]) end,
+                                  fun() -> prim_inet:getopts(L, notalist) end,
+                                  fun() -> prim_inet:setopts(L, notalist) end]]),
+    ok = inet:setopts(L, [{active, false}, {packet, 2}, binary]),
+    %% an accepted socket takes the listen socket's options
+    {ok, P} = inet:port(L),
+    {ok, C} = gen_tcp:connect({127,0,0,1}, P, [binary, {active, false}, {packet, 2}, {nodelay, true}]),
+    {ok, S} = gen_tcp:accept(L),
+    show(accepted, inet:getopts(S, [active, nodelay, delay_send, linger, packet, mode, send_timeout, keepalive])),
+    show(connected, inet:getopts(C, [active, nodelay, packet, mode])),
+    ok = gen_tcp:send(C, <<"hi">>),
+    show(recv, gen_tcp:recv(S, 0, 2000)),
+    ok = inet:setopts(S, [{active, 2}]),
+    ok = gen_tcp:send(C, <<"a">>), ok = gen_tcp:send(C, <<"b">>),
+    show(active_n, [receive M -> strip(M) after 2000 -> timeout end || _ <- [1, 2, 3]]),
+    show(after_n, inet:getopts(S, [active])),
+    gen_tcp:close(S), gen_tcp:close(C), gen_tcp:close(L),
+    %% closed ports
+    show(closed, {inet:getopts(L, [active]), inet:setopts(L, [{active, true}]), tryit(fun() -> prim_inet:getopts(L, [active]) end)}),
+    %% udp sockets share the option coding
+    {ok, U} = gen_udp:open(0, [binary, {active, false}]),
+    show(udp, {inet:setopts(U, [{active, once}, list]), inet:getopts(U, [active, mode]),
+               inet:setopts(U, [{active, bogus}])}),
+    gen_udp:close(U),
+    show(functions, length([F || {getopts, 2} = F <- prim_inet:module_info(functions)])).
+
+opt_name({N, _}) -> N;
+opt_name(binary) -> mode;
+opt_name(list) -> mode.
+
+strip({tcp, _, D}) -> {tcp, D};
+strip({tcp_passive, _}) -> tcp_passive;
+strip(M) -> M.
+
+show(Tag, V) -> io:format("~p ~p~n", [Tag, V]).
+
+tryit(F) -> try F() catch C:R -> {C, R} end.
