@@ -36,6 +36,16 @@ main() ->
                                   fun() -> prim_inet:getopts(L, notalist) end,
                                   fun() -> prim_inet:setopts(L, notalist) end]]),
     ok = inet:setopts(L, [{active, false}, {packet, 2}, binary]),
+    %% the option check inet:connect/listen run on every option
+    show(sockopt_val, [prim_inet:is_sockopt_val(O, V) || {O, V} <-
+        [{active, true}, {active, multi}, {active, 5}, {active, x}, {nodelay, true}, {nodelay, 1},
+         {sndbuf, 1 bsl 70}, {sndbuf, -1}, {sndbuf, 1.0}, {header, -1}, {header, 1 bsl 70},
+         {send_timeout, infinity}, {send_timeout, -1}, {linger, {true, 5}}, {linger, {true, x}},
+         {linger, {true, 1, 2}}, {linger, true}, {packet, 4}, {packet, http_bin}, {packet, 3},
+         {mode, binary}, {mode, x}, {bogus, 1}, {netns, <<"x">>}, {deliver, term}, {raw, x}]]),
+    show(sockopt_val_bad, tryit(fun() -> prim_inet:is_sockopt_val("x", 1) end)),
+    show(connect_bad, [tryit(fun() -> gen_tcp:connect({127,0,0,1}, 1, O) end) || O <-
+        [[{active, bogus}], [{packet, 3}], [{nodelay, 1}], [{linger, true}], [{sndbuf, x}]]]),
     %% an accepted socket takes the listen socket's options
     {ok, P} = inet:port(L),
     {ok, C} = gen_tcp:connect({127,0,0,1}, P, [binary, {active, false}, {packet, 2}, {nodelay, true}]),

@@ -12,7 +12,8 @@ import org.jbeam.runtime.Ports;
 import org.jbeam.term.*;
 
 /**
- * prim_inet:setopts/2 and getopts/2 done natively for the common options (ADR 0027). Every accepted
+ * prim_inet:setopts/2, getopts/2 and is_sockopt_val/2 done natively for the common
+ * options (ADR 0027). Every accepted
  * socket costs prim_inet a getopts of ten options on the listen socket and a setopts of the ten values
  * on the new one, every close a getopt(linger), every connect a setopts: in Erlang that is the option
  * tables (type_opt, enc_value, dec_value, enum_val…) walked per option, most of the acceptor's
@@ -29,7 +30,7 @@ final class InetOptNatives {
 
     private static final EAtom PRIM_INET = EAtom.of("prim_inet"), TRUE = EAtom.TRUE, FALSE = EAtom.FALSE,
             INFINITY = EAtom.of("infinity"), ACTIVE = EAtom.of("active"), MODE = EAtom.of("mode"),
-            BINARY = EAtom.of("binary"), LIST = EAtom.of("list"), ONCE = EAtom.of("once");
+            BINARY = EAtom.of("binary"), LIST = EAtom.of("list"), ONCE = EAtom.of("once"), MULTI = EAtom.of("multi");
 
     /** prim_inet's value types this class codes. */
     private enum Type { BOOL, INT, UINT, TIME, LINGER, ACTIVE, MODE, PACKET }
@@ -82,6 +83,9 @@ final class InetOptNatives {
         t.keepErlangBody("prim_inet", "setopts", 2);
         t.bif2("prim_inet", "getopts", InetOptNatives::getopts);
         t.keepErlangBody("prim_inet", "getopts", 2);
+        t.bif2("prim_inet", "is_sockopt_val", InetOptNatives::isSockoptVal);
+        t.keepErlangBody("prim_inet", "is_sockopt_val", 2);
+        // Only exported functions: a native is callable from other modules (Runtime binds its export).
     }
 
     /** The call goes to prim_inet's own Erlang body of F/A. */
@@ -219,19 +223,16 @@ final class InetOptNatives {
 
     /** dec_opt_val over the reply bytes (a list of small integers); null for anything unexpected. */
     static Term decode(Term bytes) {
-        java.util.ArrayList<Integer> b = new java.util.ArrayList<>();
-        for (Term l = bytes; l instanceof ECons c; l = c.tail) {
-            if (!(c.head instanceof ESmall x)) return null;
-            b.add((int) x.value);
-        }
-        java.util.ArrayList<Term> out = new java.util.ArrayList<>();
-        int i = 0;
-        while (i < b.size()) {
-            int code = b.get(i++);
-            Opt o = code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+        byte[] b = bytesOf(bytes);
+        if (b == null) return null;
+        Term[] out = new Term[b.length / 5];
+        int n = 0, i = 0;
+        while (i < b.length) {
+            int code = b[i++] & 0xFF;
+            Opt o = code < BY_CODE.length ? BY_CODE[code] : null;
             int need = o == null ? 0 : o.type == Type.LINGER ? 8 : 4;
-            if (o == null || i + need > b.size()) return null;
-            long v = i32(b, i);
+            if (o == null || i + need > b.length) return null;
+            long v = InetCodec.i32(b, i);
             i += 4;
             Term val;
             switch (o.type) {
@@ -239,7 +240,7 @@ final class InetOptNatives {
                 case INT -> val = ESmall.of(v);
                 case UINT -> val = ESmall.of(v & 0xFFFFFFFFL);
                 case TIME -> val = v == -1 ? INFINITY : ESmall.of(v);
-                case LINGER -> { val = ETuple.of(v != 0 ? TRUE : FALSE, ESmall.of(i32(b, i))); i += 4; }
+                case LINGER -> { val = ETuple.of(v != 0 ? TRUE : FALSE, ESmall.of(InetCodec.i32(b, i))); i += 4; }
                 case MODE -> { if (v != 0 && v != 1) return null; val = v == 1 ? BINARY : LIST; }
                 case PACKET -> { if (v < 0 || v >= PACKET_NAME.length || PACKET_NAME[(int) v] == null) return null; val = PACKET_NAME[(int) v]; }
                 case ACTIVE -> {
@@ -247,20 +248,51 @@ final class InetOptNatives {
                     else if (v == 1) val = TRUE;
                     else if (v == 2) val = ONCE;
                     else if (v == 3) {
-                        if (i + 2 > b.size()) return null;
-                        val = ESmall.of(((b.get(i) & 0xFF) << 8) | (b.get(i + 1) & 0xFF));
+                        if (i + 2 > b.length) return null;
+                        val = ESmall.of(InetCodec.u16(b, i));
                         i += 2;
                     } else return null;
                 }
                 default -> { return null; }
             }
-            out.add(ETuple.of(o.name, val));
+            out[n++] = ETuple.of(o.name, val);
         }
-        return ECons.of(out);
+        EList l = ENil.NIL;
+        for (int k = n - 1; k >= 0; k--) l = new ECons(out[k], l);
+        return l;
     }
 
-    private static long i32(java.util.List<Integer> b, int i) {
-        return (int) (((b.get(i) & 0xFF) << 24) | ((b.get(i + 1) & 0xFF) << 16) | ((b.get(i + 2) & 0xFF) << 8) | (b.get(i + 3) & 0xFF));
+    /** A list of byte values as bytes; null if it is anything else. */
+    private static byte[] bytesOf(Term list) {
+        int n = 0;
+        Term l = list;
+        for (; l instanceof ECons c; l = c.tail) n++;
+        if (l != ENil.NIL) return null;
+        byte[] b = new byte[n];
+        int i = 0;
+        for (l = list; l instanceof ECons c; l = c.tail) {
+            if (!(c.head instanceof ESmall x) || x.value < 0 || x.value > 255) return null;
+            b[i++] = (byte) x.value;
+        }
+        return b;
+    }
+
+    // ---- is_sockopt_val/2 (inet checks every option given to connect/listen/open with it) ----
+
+    private static Term isSockoptVal(ErlProcess p, Term opt, Term v) {
+        Opt o = opt instanceof EAtom a ? BY_NAME.get(a) : null;
+        if (o == null) return erlang(p, "is_sockopt_val/2", opt, v);
+        boolean ok = switch (o.type) {
+            case BOOL -> v == TRUE || v == FALSE;
+            case INT -> v instanceof EInteger;
+            case UINT -> v instanceof EInteger x && x.signum() >= 0;
+            case TIME -> v == INFINITY || v instanceof EInteger x && x.signum() >= 0;
+            case LINGER -> v instanceof ETuple t && t.arity() == 2 && (t.get(0) == TRUE || t.get(0) == FALSE) && t.get(1) instanceof EInteger;
+            case ACTIVE -> v == TRUE || v == FALSE || v == ONCE || v == MULTI;
+            case MODE -> v == BINARY || v == LIST;
+            case PACKET -> PACKET_VALUE.containsKey(v);
+        };
+        return ok ? TRUE : FALSE;
     }
 
     // ---- ctl_cmd's reply ----
