@@ -66,6 +66,25 @@ main() ->
     show(udp, {inet:setopts(U, [{active, once}, list]), inet:getopts(U, [active, mode]),
                inet:setopts(U, [{active, bogus}])}),
     gen_udp:close(U),
+    %% prim_inet:close/1: empty output queues close at once; queued output is still delivered
+    {ok, L2} = gen_tcp:listen(0, [binary, {active, false}]),
+    {ok, P2} = inet:port(L2),
+    {ok, C2} = gen_tcp:connect({127,0,0,1}, P2, [binary, {active, false}, {linger, {true, 0}}]),
+    {ok, S2} = gen_tcp:accept(L2),
+    show(close_linger0, {gen_tcp:close(C2), gen_tcp:recv(S2, 0, 2000)}),
+    {ok, C3} = gen_tcp:connect({127,0,0,1}, P2, [binary, {active, false}, {sndbuf, 4096}]),
+    {ok, S3} = gen_tcp:accept(L2),
+    Big = binary:copy(<<"abcdefgh">>, 100000),
+    Sender = spawn(fun() -> gen_tcp:send(C3, Big) end),
+    timer:sleep(100),
+    show(close_pending, gen_tcp:close(C3)),
+    show(close_pending_peer, byte_size(drain(S3, <<>>))),
+    exit(Sender, kill),
+    show(close_twice, {gen_tcp:close(S2), gen_tcp:close(S2), gen_tcp:close(S3)}),
+    show(close_bad, tryit(fun() -> prim_inet:close(notaport) end)),
+    {ok, U2} = gen_udp:open(0),
+    show(close_udp, {prim_inet:close(U2), prim_inet:close(U2)}),
+    gen_tcp:close(L2),
     show(functions, length([F || {getopts, 2} = F <- prim_inet:module_info(functions)])).
 
 opt_name({N, _}) -> N;
@@ -77,5 +96,11 @@ strip({tcp_passive, _}) -> tcp_passive;
 strip(M) -> M.
 
 show(Tag, V) -> io:format("~p ~p~n", [Tag, V]).
+
+drain(S, Acc) ->
+    case gen_tcp:recv(S, 0, 2000) of
+        {ok, D} -> drain(S, <<Acc/binary, D/binary>>);
+        {error, _} -> Acc
+    end.
 
 tryit(F) -> try F() catch C:R -> {C, R} end.

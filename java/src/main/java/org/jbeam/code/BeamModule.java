@@ -31,7 +31,7 @@ public final class BeamModule {
     public String sourceFile;
     /**
      * Natives that cover only common cases (BifTable.keepErlangBody): "name/arity" to an export that
-     * runs the function's original Erlang body. Null when the module has none.
+     * runs the function's original Erlang body (and natives' cached exports of local functions, "local name/arity"). Null when the module has none.
      */
     public java.util.Map<String, Export> erlangBodies;
 

@@ -12,7 +12,7 @@ import org.jbeam.runtime.Ports;
 import org.jbeam.term.*;
 
 /**
- * prim_inet:setopts/2, getopts/2 and is_sockopt_val/2 done natively for the common
+ * prim_inet:setopts/2, getopts/2 and is_sockopt_val/2 done natively, and close/1's shortcut, for the common
  * options (ADR 0027). Every accepted
  * socket costs prim_inet a getopts of ten options on the listen socket and a setopts of the ten values
  * on the new one, every close a getopt(linger), every connect a setopts: in Erlang that is the option
@@ -85,6 +85,8 @@ final class InetOptNatives {
         t.keepErlangBody("prim_inet", "getopts", 2);
         t.bif2("prim_inet", "is_sockopt_val", InetOptNatives::isSockoptVal);
         t.keepErlangBody("prim_inet", "is_sockopt_val", 2);
+        t.bif1("prim_inet", "close", InetOptNatives::close);
+        t.keepErlangBody("prim_inet", "close", 1);
         // Only exported functions: a native is callable from other modules (Runtime binds its export).
     }
 
@@ -94,6 +96,37 @@ final class InetOptNatives {
         Export x = m == null || m.erlangBodies == null ? null : m.erlangBodies.get(f);
         if (x == null) throw new IllegalStateException("prim_inet:" + f + " has no Erlang body");
         return Trap.call(x, new Term[] {a, b});
+    }
+
+    /** A call to prim_inet's local function F/A (its Erlang code, current version). */
+    private static Term local(ErlProcess p, String f, int arity, Term... args) {
+        BeamModule m = p.vm.code.current(PRIM_INET);
+        java.util.Map<String, Export> l = m == null ? null : m.erlangBodies;
+        if (l == null) throw new IllegalStateException("prim_inet is not loaded with its natives");
+        // erlangBodies is a ConcurrentHashMap (Transformer): cache an export for the local function.
+        Export x = l.computeIfAbsent("local " + f + "/" + arity, k -> {
+            org.jbeam.code.FuncInfo fi = m.function(EAtom.of(f), arity);
+            if (fi == null) throw new IllegalStateException("prim_inet:" + f + "/" + arity + " missing");
+            Export e = new Export(PRIM_INET, EAtom.of(f), arity);
+            e.module = m;
+            e.pc = fi.entry;
+            return e;
+        });
+        return Trap.call(x, args);
+    }
+
+    // ---- close/1 ----
+
+    /**
+     * prim_inet:close/1 asks the driver for linger (getopt) and pending output (subscribe) and calls
+     * close_port/1 when nothing is queued, whatever linger says. A tcp socket with an empty output
+     * queue goes to close_port/1 at once: two control round trips and their coding less per close.
+     */
+    private static Term close(ErlProcess p, Term s) {
+        Ports.Port pt = s instanceof EPort ? p.vm.ports.get(s) : null;
+        if (pt != null && pt.driver instanceof TcpIo tcp && tcp.outputEmpty()) return local(p, "close_port", 1, s);
+        BeamModule m = p.vm.code.current(PRIM_INET);
+        return Trap.call(m.erlangBodies.get("close/1"), new Term[] {s});
     }
 
     private static Ports.Driver inetDriver(ErlProcess p, Term s) {

@@ -255,7 +255,7 @@ public final class Transformer {
                     Export x = new Export(mod.name, f.name, f.arity);
                     x.module = mod;
                     x.pc = at;
-                    if (mod.erlangBodies == null) mod.erlangBodies = new HashMap<>();
+                    if (mod.erlangBodies == null) mod.erlangBodies = new java.util.concurrent.ConcurrentHashMap<>();
                     mod.erlangBodies.put(f.name.name + "/" + f.arity, x);
                 }
                 code[f.entry] = n;
