@@ -16,6 +16,7 @@ public final class BifTable {
     }
 
     private final Map<String, Entry> entries = new HashMap<>();
+    private final java.util.Set<String> keepBody = new java.util.HashSet<>();
 
     private static String key(String m, String f, int a) { return m + ":" + f + "/" + a; }
 
@@ -23,6 +24,18 @@ public final class BifTable {
     public Entry lookup(String m, String f, int arity) { return entries.get(key(m, f, arity)); }
 
     public java.util.Collection<Entry> all() { return entries.values(); }
+
+    /**
+     * Marks a native that replaces an Erlang function (prim_inet's option coding, say) as covering only
+     * the common cases: the loader keeps the function's Erlang body reachable, and the native hands
+     * anything else to it with {@code Natives.fallback} (exactly the OTP code then runs).
+     */
+    public void keepErlangBody(String m, String f, int arity) {
+        if (lookup(m, f, arity) == null) throw new IllegalStateException("no native " + key(m, f, arity));
+        keepBody.add(key(m, f, arity));
+    }
+
+    public boolean keepsErlangBody(EAtom m, EAtom f, int arity) { return keepBody.contains(key(m.name, f.name, arity)); }
 
     private void put(String m, String f, int arity, Bif fn, boolean guard) {
         Entry e = new Entry(EAtom.of(m), EAtom.of(f), arity, fn, guard);

@@ -142,7 +142,7 @@ public final class CodeBifs implements BifModule {
             }
             case "functions" -> {
                 List<Term> l = new ArrayList<>();
-                for (var f : mod.functions) l.add(ETuple.of(f.name, ESmall.of(f.arity)));
+                for (var f : mod.functions) if (!f.keptBody) l.add(ETuple.of(f.name, ESmall.of(f.arity)));
                 yield ECons.of(l);
             }
             case "attributes" -> mod.attributes;

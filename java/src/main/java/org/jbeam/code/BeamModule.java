@@ -49,6 +49,11 @@ public final class BeamModule {
     /** pc of the on_load function entry, or -1. */
     public int onLoadPc = -1;
     public String sourceFile;
+    /**
+     * Natives that cover only common cases (BifTable.keepErlangBody): "name/arity" to an export that
+     * runs the function's original Erlang body (and natives' cached exports of local functions, "local name/arity"). Null when the module has none.
+     */
+    public java.util.Map<String, Export> erlangBodies;
 
     public BeamModule(EAtom name) { this.name = name; }
 

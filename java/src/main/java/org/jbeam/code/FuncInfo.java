@@ -15,6 +15,8 @@ public final class FuncInfo {
     /** Calls into this function from compiled code (bytecode-tier hotness; racy by design). */
     public int calls;
     public volatile int jitState;
+    /** The moved first instruction of a native-replaced function's Erlang body (BifTable.keepErlangBody): not a function of its own. */
+    public boolean keptBody;
 
     public FuncInfo(BeamModule module, EAtom name, int arity, int start) {
         this.module = module; this.name = name; this.arity = arity; this.start = start;

@@ -26,6 +26,7 @@ public final class InetNatives implements BifModule {
         t.bif3(M, "send", InetNatives::send);
         t.bif3(M, "recv0", InetNatives::recv0);
         t.bif3(M, "recvfrom0", InetNatives::recvfrom0);
+        InetOptNatives.register(t);
     }
 
     private static Term einval() { return ETuple.of(EAtom.ERROR, EAtom.of("einval")); }

@@ -41,7 +41,7 @@ final class InetOptions implements Cloneable {
     private static final Map<Integer, byte[]> DEFAULTS = new HashMap<>();
     static {
         def(20, 1460); def(DELIVER, 1); def(27, 8192); def(28, 4096); def(SNDBUF, 16384); def(RCVBUF, 131072);
-        def(36, 8192); def(37, 4096);
+        def(36, 8192); def(37, 4096); def(46, 64);
         DEFAULTS.put(LINGER, new byte[8]);
     }
 
@@ -83,6 +83,13 @@ final class InetOptions implements Cloneable {
                 case SEND_TIMEOUT -> sendTimeout = x;
                 case SEND_TIMEOUT_CLOSE -> sendTimeoutClose = x != 0;
                 case LINE_DELIM -> lineDelim = x & 0xFF;
+                case LINGER -> {
+                    // As Linux's SO_LINGER: turning lingering off keeps the time set before (getopts shows it).
+                    byte[] old = other.get(LINGER);
+                    if (x == 0 && old != null) System.arraycopy(old, 4, v, 4, 4);
+                    other.put(code, v);
+                    socketOpt.accept(code, v);
+                }
                 default -> { other.put(code, v); socketOpt.accept(code, v); }
             }
         }

@@ -486,6 +486,9 @@ abstract class TcpIo implements SockPoll.Handler {
 
     public synchronized long[] distStats() { return new long[] {recvCnt, sendCnt, outBytes}; }
 
+    /** Nothing queued for output: subscribe([subs_empty_out_q]) would answer 0 (see InetOptNatives.close). */
+    synchronized boolean outputEmpty() { return outBytes == 0; }
+
     public void attach(org.jbeam.runtime.DistPort.Receiver r) {
         synchronized (this) {
             dist = r;

@@ -227,6 +227,8 @@ public final class Transformer {
             }
         }
         // Natively implemented functions: replace the body's first instruction.
+        List<Instr> kept = new ArrayList<>();
+        List<FuncInfo> keptFns = new ArrayList<>();
         for (FuncInfo f : mod.functions) {
             BifTable.Entry e = bifs.lookup(mod.name, f.name, f.arity);
             if (e != null) {
@@ -234,8 +236,38 @@ public final class Transformer {
                 n.o = e;
                 n.a = f.arity;
                 n.line = code[f.entry].line;
+                if (bifs.keepsErlangBody(mod.name, f.name, f.arity)) {
+                    // The replaced first instruction moves to the end of the code, followed by a jump
+                    // back to the second: the original body stays callable (BifTable.keepErlangBody).
+                    // Its own FuncInfo (same name, never compiled) keeps stack traces right.
+                    int at = code.length + kept.size();
+                    kept.add(code[f.entry]);
+                    Instr back = new Instr(JUMP);
+                    back.a = f.entry + 1;
+                    back.line = n.line;
+                    kept.add(back);
+                    FuncInfo body = new FuncInfo(mod, f.name, f.arity, at);
+                    body.entry = at;
+                    body.end = at + 2;
+                    body.jitState = 2;
+                    body.keptBody = true;
+                    keptFns.add(body);
+                    Export x = new Export(mod.name, f.name, f.arity);
+                    x.module = mod;
+                    x.pc = at;
+                    if (mod.erlangBodies == null) mod.erlangBodies = new java.util.concurrent.ConcurrentHashMap<>();
+                    mod.erlangBodies.put(f.name.name + "/" + f.arity, x);
+                }
                 code[f.entry] = n;
             }
+        }
+        if (!kept.isEmpty()) {
+            code = java.util.Arrays.copyOf(code, code.length + kept.size());
+            for (int i = 0; i < kept.size(); i++) code[code.length - kept.size() + i] = kept.get(i);
+            mod.code = code;
+            FuncInfo[] all = java.util.Arrays.copyOf(mod.functions, mod.functions.length + keptFns.size());
+            for (int i = 0; i < keptFns.size(); i++) all[mod.functions.length + i] = keptFns.get(i);
+            mod.functions = all;
         }
         FunEntry[] funs = new FunEntry[file.funs.size()];
         for (int i = 0; i < funs.length; i++) {

@@ -100,7 +100,17 @@ public final class CodeServer {
 
     /** Publishes a prepared module: it becomes current, the previous current becomes old. */
     public synchronized void install(BeamModule m) {
-        BeamModule prev = current.put(m.name, m);
+        // Exports first, then `current`: ensureLoaded's unlocked fast path takes a module found in
+        // `current` as callable, and a process autoloading the same module at that moment must not
+        // see it current with its exports still unbound (undef under load: sched_wait_queued's
+        // sleepers all autoloading timer).
+        BeamModule prev = current.get(m.name);
+        for (BeamModule.ExportDef d : m.exportList) {
+            Export e = vm.exports.get(m.name, d.name(), d.arity());
+            if (e.bif != null) continue; // natively implemented: the native stays in effect
+            e.pc = d.pc();
+            e.module = m;
+        }
         if (prev != null) {
             old.put(m.name, prev);
             for (BeamModule.ExportDef d : prev.exportList) {
@@ -108,12 +118,7 @@ public final class CodeServer {
                 if (e != null && e.module == prev) e.module = null;
             }
         }
-        for (BeamModule.ExportDef d : m.exportList) {
-            Export e = vm.exports.get(m.name, d.name(), d.arity());
-            if (e.bif != null) continue; // natively implemented: the native stays in effect
-            e.pc = d.pc();
-            e.module = m;
-        }
+        current.put(m.name, m);
         missing.remove(m.name);
         if (org.jbeam.interp.JitSupport.EAGER) org.jbeam.interp.JitSupport.compileAll(m);
     }
