@@ -242,16 +242,20 @@ public final class JitCompiler implements JitSupport.Compiler {
             c.goto_(dispatch);
         }
 
+        /** Jumps to {@code next} when the pc in PC is it and the interpreter is still in this module. */
+        private void jumpIfStillHere(int next) {
+            if (!inside(next)) return;
+            Label slow = c.newLabel();
+            c.iload(PC); c.loadConstant(next); c.if_icmpne(slow);
+            c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE); data.load(c, f.module, CD_MODULE); c.if_acmpne(slow);
+            c.goto_(at(next));
+            c.labelBinding(slow);
+        }
+
         /** After a helper that returned the next pc: fall through when it is {@code next} in this module. */
         void continueOrDispatch(int next) {
             c.istore(PC);
-            if (inside(next)) {
-                Label slow = c.newLabel();
-                c.iload(PC); c.loadConstant(next); c.if_icmpne(slow);
-                c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE); data.load(c, f.module, CD_MODULE); c.if_acmpne(slow);
-                c.goto_(at(next));
-                c.labelBinding(slow);
-            }
+            jumpIfStillHere(next);
             c.iload(PC);
             toPcOnStack();
         }
@@ -263,13 +267,7 @@ public final class JitCompiler implements JitSupport.Compiler {
         void continueOrCall(int next) {
             if (!DirectCall.ENABLED) { continueOrDispatch(next); return; }
             c.istore(PC);
-            if (inside(next)) {
-                Label slow = c.newLabel();
-                c.iload(PC); c.loadConstant(next); c.if_icmpne(slow);
-                c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE); data.load(c, f.module, CD_MODULE); c.if_acmpne(slow);
-                c.goto_(at(next));
-                c.labelBinding(slow);
-            }
+            jumpIfStillHere(next);
             c.iload(PC); c.loadConstant(Integer.MIN_VALUE); c.if_icmpeq(leave);
             DirectCall.emit(this);
         }
