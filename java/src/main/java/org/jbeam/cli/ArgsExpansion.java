@@ -57,7 +57,11 @@ final class ArgsExpansion {
                 try {
                     text = Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1);
                 } catch (IOException e) {
-                    throw new IOException("Failed to open arguments file \"" + f + "\" at ...: " + e.getMessage(), e);
+                    // erlexec's wording: the file, the working directory, then strerror's text.
+                    String why = e instanceof java.nio.file.NoSuchFileException ? "No such file or directory"
+                            : e instanceof java.nio.file.AccessDeniedException ? "Permission denied" : e.getMessage();
+                    throw new IOException("Failed to open arguments file \"" + f + "\" at \""
+                            + Path.of("").toAbsolutePath() + "\": " + why, e);
                 }
                 add(tokens(text), head, extra, depth + 1);
                 continue;

@@ -27,7 +27,7 @@ public final class Main {
         try {
             cl = CommandLine.parse(ArgsExpansion.expand(argv, System.getenv()).toArray(new String[0]));
         } catch (java.io.IOException e) {
-            System.err.println("erl: " + e.getMessage());
+            System.err.println(e.getMessage());
             System.exit(1);
             return;
         }
