@@ -269,6 +269,7 @@ public final class ErlangProcessBifs implements BifModule {
             throw ErlangException.error(EAtom.NOPROC);
         }
         synchronized (p) { p.links.add(pid); }
+        if (p.trace != null || other.trace != null) org.jbeam.trace.Tracing.linked(p, pid, other);
         return EAtom.TRUE;
     }
 
@@ -284,8 +285,11 @@ public final class ErlangProcessBifs implements BifModule {
         if (pid.node != p.vm.nodeName) {
             if (had) p.vm.unlinkRemote(pid, p.pid);
         } else if (p.vm.resolve(pid) instanceof ErlProcess other) {
-            synchronized (other) { other.links.remove(p.pid); }
+            boolean otherHad;
+            synchronized (other) { otherHad = other.links.remove(p.pid); }
+            if (otherHad && other.trace != null) org.jbeam.trace.Tracing.gettingUnlinked(other, p.pid);
         }
+        if (p.trace != null) org.jbeam.trace.Tracing.unlinked(p, pid);
         return EAtom.TRUE;
     }
 

@@ -45,8 +45,6 @@ public final class ErtsInternalBifs implements BifModule {
         });
         t.bif2("erlang", "trace_pattern", (p, a, b) -> ESmall.ZERO);
         t.bif3("erlang", "trace_pattern", (p, a, b, c) -> ESmall.ZERO);
-        t.bif3("erlang", "trace", (p, a, b, c) -> ESmall.ZERO);
-        t.bif2("erlang", "trace_info", (p, a, b) -> ETuple.of(b, EAtom.FALSE));
         t.bif1("erlang", "iolist_to_iovec", (p, x) -> {
             // A binary, or a list of one, is its own iovec (binaries are immutable; erts also
             // references rather than copies them): prim_file:write/2 calls this on every write.

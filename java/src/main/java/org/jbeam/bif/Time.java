@@ -5,7 +5,7 @@ import org.jbeam.runtime.ErlangException;
 import org.jbeam.term.*;
 
 /** Time BIFs (monotonic/system time, units, calendar) and timers (send_after, start_timer, cancel/read). */
-final class Time {
+public final class Time {
     private Time() {}
 
     private static final String E = "erlang";
@@ -33,7 +33,7 @@ final class Time {
         return q.longValue();
     }
 
-    static long monotonicNative(ErlProcess p) { return System.nanoTime() - p.vm.startNanos - 576460752303423488L / 64; }
+    public static long monotonicNative(ErlProcess p) { return System.nanoTime() - p.vm.startNanos - 576460752303423488L / 64; }
 
     static long systemNative() {
         java.time.Instant i = java.time.Instant.now();
@@ -78,14 +78,14 @@ final class Time {
 
     private static long lastNow;
 
-    private static synchronized long uniqueNowMicros() {
+    public static synchronized long uniqueNowMicros() {
         long n = systemNative() / 1000;
         if (n <= lastNow) n = lastNow + 1;
         lastNow = n;
         return n;
     }
 
-    static Term nowTuple(long micros) {
+    public static Term nowTuple(long micros) {
         return ETuple.of(ESmall.of(micros / 1_000_000_000_000L), ESmall.of((micros / 1_000_000) % 1_000_000), ESmall.of(micros % 1_000_000));
     }
 }

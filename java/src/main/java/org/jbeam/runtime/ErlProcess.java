@@ -81,6 +81,8 @@ public final class ErlProcess {
     private long nextCallId;
     /** The interpreter running this process right now, or null when it is not running. */
     public volatile org.jbeam.interp.Interpreter interpreter;
+    /** erlang:trace/3 flags and tracer, or null when the process is not traced (org.jbeam.trace). */
+    public volatile org.jbeam.trace.TraceState trace;
 
     public ErlProcess(Runtime vm, EPid pid) {
         this.vm = vm;

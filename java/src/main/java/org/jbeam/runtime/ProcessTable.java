@@ -64,7 +64,7 @@ public final class ProcessTable {
         p.startExport = vm.exports.get(m, f, args.length);
         p.xsave = args.length > 0 ? args.clone() : p.xsave;
         p.live = args.length;
-        return start(parent, p, opts);
+        return start(parent, p, opts, traced(parent) ? ETuple.of(m, f, ECons.of(args)) : null);
     }
 
     /** Spawns a fun of arity 0. */
@@ -74,12 +74,23 @@ public final class ProcessTable {
         else if (fun instanceof EExportFun ef) p.initialCall = ETuple.of(ef.module, ef.function, ESmall.of(ef.arity));
         p.startFun = fun;
         p.live = 0;
-        return start(parent, p, opts);
+        return start(parent, p, opts, traced(parent) ? ETuple.of(EAtom.ERLANG, APPLY, ECons.of(fun, ENil.NIL)) : null);
     }
 
-    private ErlProcess start(ErlProcess parent, ErlProcess p, SpawnOptions opts) {
+    private static final EAtom APPLY = EAtom.of("apply");
+
+    /** Whether a spawn by {@code parent} is a trace event (its {M, F, Args} is then built). */
+    private boolean traced(ErlProcess parent) { return parent != null && parent.trace != null || vm.traceNew != null; }
+
+    /** {@code mfa}: the {M, F, Args} of a traced spawn, else null. */
+    private ErlProcess start(ErlProcess parent, ErlProcess p, SpawnOptions opts, Term mfa) {
+        if (mfa != null) org.jbeam.trace.Tracing.spawned(parent, p, mfa);
         if (opts != null) {
-            if (opts.link && parent != null) { p.links.add(parent.pid); synchronized (parent) { parent.links.add(p.pid); } }
+            if (opts.link && parent != null) {
+                p.links.add(parent.pid);
+                synchronized (parent) { parent.links.add(p.pid); }
+                if (parent.trace != null || p.trace != null) org.jbeam.trace.Tracing.linked(parent, p.pid, p);
+            }
             if (opts.monitorRef != null && parent != null) {
                 ErlProcess.Monitor mon = new ErlProcess.Monitor(opts.monitorRef, parent.pid, p.pid, p.pid, false, opts.monitorTag);
                 p.monitoredBy.put(opts.monitorRef, mon);
@@ -104,6 +115,7 @@ public final class ProcessTable {
         List<ErlProcess.Monitor> watchers;
         synchronized (p) {
             if (p.status.get() == ErlProcess.EXITED) return;
+            if (p.trace != null) org.jbeam.trace.Tracing.exited(p, reason);
             p.status.set(ErlProcess.EXITED);
             p.exitReason = reason;
             links = new ArrayList<>(p.links);

@@ -18,8 +18,9 @@ public final class Registry {
             if (!p.isAlive() || p.registeredName != null) return false;
             if (names.putIfAbsent(name, p.pid) != null) return false;
             p.registeredName = name;
-            return true;
         }
+        if (p.trace != null) org.jbeam.trace.Tracing.registered(p, name, true);
+        return true;
     }
 
     public boolean registerPort(EAtom name, EPort port) { return names.putIfAbsent(name, port) == null; }
@@ -28,6 +29,7 @@ public final class Registry {
         Term t = names.remove(name);
         if (t instanceof EPid pid && pid.process instanceof ErlProcess p) {
             synchronized (p) { if (p.registeredName == name) p.registeredName = null; }
+            if (p.trace != null) org.jbeam.trace.Tracing.registered(p, name, false);
         }
         return t != null;
     }

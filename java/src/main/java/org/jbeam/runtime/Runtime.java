@@ -58,6 +58,9 @@ public final class Runtime {
     private final ConcurrentHashMap<EPid, CompletableFuture<Term>> exitWatchers = new ConcurrentHashMap<>();
     private final PrintStream warnings;
 
+    /** Trace flags and tracer given to processes created from now on (trace(new, ...)), or null. */
+    public volatile org.jbeam.trace.TraceState traceNew;
+
     public Runtime(int schedulers, int dirtyCpu, int dirtyIo, List<Path> codePath, OutputStream stdout, OutputStream stderr,
                    InputStream stdin, List<String> args, Path otpRoot, List<BifModule> natives) {
         this.dirty = new DirtyPools(dirtyCpu, dirtyIo);
@@ -81,6 +84,12 @@ public final class Runtime {
 
     /** Erlang send ({@code Dest ! Msg}): pid, registered name, {Name, Node} or port. */
     public void send(ErlProcess from, Term dest, Term msg) {
+        if (from != null && from.trace != null) org.jbeam.trace.Tracing.send(from, dest, msg);
+        sendUntraced(from, dest, msg);
+    }
+
+    /** A send already traced (or not traced): a registered name's send resolves to its pid here. */
+    private void sendUntraced(ErlProcess from, Term dest, Term msg) {
         // A local pid first, without the type switch (an invokedynamic typeSwitch, slow until C2
         // has compiled it: this is on every send; ADR 0028).
         if (dest instanceof EPid pid && pid.node == nodeName) sendTo(pid, msg);
@@ -95,12 +104,12 @@ public final class Runtime {
                 if (name == BootProgress.INIT) BootProgress.observe(msg);
                 Term t = registry.whereis(name);
                 if (t == null) throw ErlangException.badarg();
-                send(from, t, msg);
+                sendUntraced(from, t, msg);
             }
             case ETuple t when t.arity() == 2 && t.get(0) instanceof EAtom name && t.get(1) instanceof EAtom node -> {
                 if (node == thisNode) {
                     Term target = registry.whereis(name);
-                    if (target != null) send(from, target, msg);
+                    if (target != null) sendUntraced(from, target, msg);
                 } else {
                     dist.sendNamed(from, name, node, msg);
                 }

@@ -1,6 +1,7 @@
 package org.jbeam.runtime;
 
 import org.jbeam.term.*;
+import org.jbeam.trace.Tracing;
 
 /**
  * Signals between processes (exit, link, unlink, monitor, demonitor, receive timeouts) and their
@@ -39,7 +40,12 @@ public final class Signals {
         try {
             while ((n = p.inbox.pollNode()) != null) {
                 Object o = n.value;
-                if (o instanceof Term) { p.mailbox.appendNode(n); moved++; continue; }
+                if (o instanceof Term t) {
+                    if (p.trace != null) Tracing.received(p, t);
+                    p.mailbox.appendNode(n);
+                    moved++;
+                    continue;
+                }
                 n.value = null;
                 if (!handle(p, (Signal) o)) return false;
             }
@@ -55,18 +61,26 @@ public final class Signals {
      */
     private static boolean handle(ErlProcess p, Signal s) {
         if (s instanceof Timeout t) {
-            if (t.gen() == p.timerGen) { p.timedOut = true; p.timer = null; }
+            if (t.gen() == p.timerGen) {
+                p.timedOut = true;
+                p.timer = null;
+                if (p.trace != null) Tracing.timedOut(p);
+            }
         } else if (s instanceof Exit e) {
             return exitSignal(p, e);
         } else if (s instanceof Down d) {
             if (p.monitors.remove(d.ref()) != null) {
                 p.vm.aliases.monitorGone(d.ref(), p.pid);
+                if (p.trace != null) Tracing.received(p, d.message());
                 p.mailbox.append(d.message());
             }
         } else if (s instanceof Link l) {
             synchronized (p) { p.links.add(l.from()); }
+            if (p.trace != null) Tracing.gettingLinked(p, l.from());
         } else if (s instanceof Unlink u) {
-            synchronized (p) { p.links.remove(u.from()); }
+            boolean had;
+            synchronized (p) { had = p.links.remove(u.from()); }
+            if (had && p.trace != null) Tracing.gettingUnlinked(p, u.from());
         } else if (s instanceof Monitor m) {
             synchronized (p) { p.monitoredBy.put(m.monitor().ref(), m.monitor()); }
         } else if (s instanceof Demonitor d) {
@@ -85,12 +99,15 @@ public final class Signals {
                     if (!(e.from() instanceof EPort)) return true; // link was removed meanwhile
                 }
             }
+            if (p.trace != null) Tracing.gettingUnlinked(p, e.from());
         } else if (reason == EAtom.KILL) {
             p.exitReason = EAtom.KILLED;
             return false;
         }
         if (p.trapExit) {
-            p.mailbox.append(ETuple.of(EAtom.EXIT, e.from(), reason));
+            Term msg = ETuple.of(EAtom.EXIT, e.from(), reason);
+            if (p.trace != null) Tracing.received(p, msg);
+            p.mailbox.append(msg);
             return true;
         }
         if (reason == EAtom.NORMAL && !e.from().equals(p.pid)) return true;

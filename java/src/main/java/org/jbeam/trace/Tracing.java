@@ -1,0 +1,148 @@
+package org.jbeam.trace;
+
+import org.jbeam.bif.Time;
+import org.jbeam.runtime.ErlProcess;
+import org.jbeam.runtime.Runtime;
+import org.jbeam.term.*;
+
+/**
+ * Trace events of processes (erlang:trace/3's send, 'receive' and procs flags): the hooks the
+ * runtime calls where an event happens, each a no-op unless the process's {@code trace} field is
+ * set, so untraced processes pay one field test.
+ *
+ * <p>Trace messages go straight into the tracer's inbox from the tracee's thread, as in erts, and
+ * are never themselves traced. A tracer found dead ends the tracing of the process that would have
+ * sent to it (erts clears the flags of a process whose tracer is gone).
+ */
+public final class Tracing {
+    private Tracing() {}
+
+    static final EAtom TRACE = EAtom.of("trace"), TRACE_TS = EAtom.of("trace_ts"), SEND = EAtom.of("send"),
+            SEND_TO_NON_EXISTING = EAtom.of("send_to_non_existing_process"), RECEIVE = EAtom.of("receive"),
+            SPAWN = EAtom.of("spawn"), SPAWNED = EAtom.of("spawned"), EXIT = EAtom.of("exit"), LINK = EAtom.of("link"),
+            UNLINK = EAtom.of("unlink"), GETTING_LINKED = EAtom.of("getting_linked"),
+            GETTING_UNLINKED = EAtom.of("getting_unlinked"), REGISTER = EAtom.of("register"),
+            UNREGISTER = EAtom.of("unregister"), TIMEOUT = EAtom.of("timeout");
+
+    /** {@code Dest ! Msg} by a traced process: send, or send_to_non_existing_process for a dead local pid. */
+    public static void send(ErlProcess from, Term dest, Term msg) {
+        TraceState ts = from.trace;
+        if (ts == null || !ts.has(TraceFlags.SEND)) return;
+        EAtom tag = SEND;
+        if (dest instanceof EPid pid && pid.node == from.vm.nodeName) {
+            ErlProcess to = from.vm.resolve(pid);
+            if (to == null || !to.isAlive()) tag = SEND_TO_NON_EXISTING;
+        } else if (dest instanceof EAtom name && from.vm.registry.whereis(name) == null) {
+            return; // badarg follows; erts traces nothing
+        }
+        emit(from, ts, tag, msg, dest);
+    }
+
+    /** A message (or an exit or 'DOWN' message) taken into a traced process's queue. */
+    public static void received(ErlProcess p, Term msg) {
+        TraceState ts = p.trace;
+        if (ts != null && ts.has(TraceFlags.RECEIVE)) emit(p, ts, RECEIVE, msg);
+    }
+
+    /** A traced process's receive ... after timed out (erts traces it as receiving 'timeout'). */
+    public static void timedOut(ErlProcess p) { received(p, TIMEOUT); }
+
+    /**
+     * A process spawned {@code child}: the spawn event, trace-flag inheritance (set_on_spawn,
+     * set_on_first_spawn, the defaults for new processes), then the child's spawned event.
+     * Called before the child can run. {@code mfa} is {M, F, Args}.
+     */
+    public static void spawned(ErlProcess parent, ErlProcess child, Term mfa) {
+        Runtime vm = child.vm;
+        TraceState ps = parent == null ? null : parent.trace;
+        if (ps != null) {
+            if (ps.has(TraceFlags.PROCS)) emit(parent, ps, SPAWN, child.pid, mfa);
+            ps = parent.trace; // emit may have ended it
+            if (ps != null && ps.has(TraceFlags.SET_ON_SPAWN)) {
+                child.trace = ps;
+            } else if (ps != null && ps.has(TraceFlags.SET_ON_FIRST_SPAWN)) {
+                parent.trace = new TraceState(ps.flags() & ~TraceFlags.SET_ON_FIRST_SPAWN, ps.tracer());
+                child.trace = new TraceState(ps.flags() & ~TraceFlags.SET_ON_FIRST_SPAWN, ps.tracer());
+            }
+        }
+        if (child.trace == null && vm.traceNew != null) child.trace = vm.traceNew;
+        TraceState cs = child.trace;
+        if (cs != null && cs.has(TraceFlags.PROCS) && parent != null) emit(child, cs, SPAWNED, parent.pid, mfa);
+    }
+
+    /** The last event of a traced process. */
+    public static void exited(ErlProcess p, Term reason) {
+        TraceState ts = p.trace;
+        if (ts != null && ts.has(TraceFlags.PROCS)) emit(p, ts, EXIT, reason);
+    }
+
+    /** {@code p} linked itself to {@code other} (a local live process, or null for a port or remote pid). */
+    public static void linked(ErlProcess p, Term otherId, ErlProcess other) {
+        TraceState ts = p.trace;
+        if (ts != null) {
+            if (ts.has(TraceFlags.PROCS)) emit(p, ts, LINK, otherId);
+            ts = p.trace;
+            if (other != null && other.trace == null && ts != null) {
+                if (ts.has(TraceFlags.SET_ON_LINK)) other.trace = ts;
+                else if (ts.has(TraceFlags.SET_ON_FIRST_LINK)) {
+                    p.trace = new TraceState(ts.flags() & ~TraceFlags.SET_ON_FIRST_LINK, ts.tracer());
+                    other.trace = new TraceState(ts.flags() & ~TraceFlags.SET_ON_FIRST_LINK, ts.tracer());
+                }
+            }
+        }
+        if (other != null) gettingLinked(other, p.pid);
+    }
+
+    public static void gettingLinked(ErlProcess p, EPid by) {
+        TraceState ts = p.trace;
+        if (ts != null && ts.has(TraceFlags.PROCS)) emit(p, ts, GETTING_LINKED, by);
+    }
+
+    public static void unlinked(ErlProcess p, Term otherId) {
+        TraceState ts = p.trace;
+        if (ts != null && ts.has(TraceFlags.PROCS)) emit(p, ts, UNLINK, otherId);
+    }
+
+    /** A link of {@code p} went away from the other end (unlink/1 there, or its exit signal). */
+    public static void gettingUnlinked(ErlProcess p, Term by) {
+        TraceState ts = p.trace;
+        if (ts != null && ts.has(TraceFlags.PROCS)) emit(p, ts, GETTING_UNLINKED, by);
+    }
+
+    public static void registered(ErlProcess p, EAtom name, boolean on) {
+        TraceState ts = p.trace;
+        if (ts != null && ts.has(TraceFlags.PROCS)) emit(p, ts, on ? REGISTER : UNREGISTER, name);
+    }
+
+    // ---- messages ----
+
+    private static void emit(ErlProcess p, TraceState ts, EAtom tag, Term a) {
+        deliver(p, ts, ts.has(TraceFlags.ANY_TIMESTAMP)
+                ? ETuple.of(TRACE_TS, p.pid, tag, a, timestamp(p, ts)) : ETuple.of(TRACE, p.pid, tag, a));
+    }
+
+    private static void emit(ErlProcess p, TraceState ts, EAtom tag, Term a, Term b) {
+        deliver(p, ts, ts.has(TraceFlags.ANY_TIMESTAMP)
+                ? ETuple.of(TRACE_TS, p.pid, tag, a, b, timestamp(p, ts)) : ETuple.of(TRACE, p.pid, tag, a, b));
+    }
+
+    private static void deliver(ErlProcess p, TraceState ts, Term message) {
+        ErlProcess tracer = p.vm.resolve(ts.tracer());
+        if (tracer == null || !tracer.isAlive()) { stop(p, ts); return; }
+        tracer.deliver(message);
+    }
+
+    /** Ends the tracing of {@code p} if it is still {@code ts} (its tracer is gone). */
+    static void stop(ErlProcess p, TraceState ts) {
+        if (p.trace == ts) p.trace = null;
+    }
+
+    /** timestamp (erlang:now/0's form) wins over strict_monotonic_timestamp, which wins over monotonic_timestamp. */
+    private static Term timestamp(ErlProcess p, TraceState ts) {
+        if (ts.has(TraceFlags.TIMESTAMP)) return Time.nowTuple(Time.uniqueNowMicros());
+        long mono = Time.monotonicNative(p);
+        if (ts.has(TraceFlags.STRICT_MONOTONIC_TIMESTAMP))
+            return ETuple.of(ESmall.of(mono), ESmall.of(p.vm.uniqueInteger() - (1L << 59)));
+        return ESmall.of(mono);
+    }
+}
