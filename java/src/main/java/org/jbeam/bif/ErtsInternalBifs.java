@@ -43,8 +43,6 @@ public final class ErtsInternalBifs implements BifModule {
             if (!(m instanceof EAtom ma) || !(f instanceof EAtom fa) || args == null) throw ErlangException.badarg();
             return org.jbeam.interp.Trap.hibernate(p.vm.exports.get(ma, fa, args.length), args);
         });
-        t.bif2("erlang", "trace_pattern", (p, a, b) -> ESmall.ZERO);
-        t.bif3("erlang", "trace_pattern", (p, a, b, c) -> ESmall.ZERO);
         t.bif1("erlang", "iolist_to_iovec", (p, x) -> {
             // A binary, or a list of one, is its own iovec (binaries are immutable; erts also
             // references rather than copies them): prim_file:write/2 calls this on every write.

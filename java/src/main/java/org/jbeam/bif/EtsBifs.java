@@ -82,8 +82,8 @@ public final class EtsBifs implements BifModule {
     /**
      * erlang:match_spec_test(Term, MatchSpec, table | trace) (ets:test_ms/2): {ok, Result, [], []}
      * with Result false when no clause matches, or {error, [{error, Text}]} for a spec that does
-     * not compile. Trace specs run with the table semantics (jbeam has no call tracing), so their
-     * trace-only actions (message, return_trace…) are reported as errors.
+     * not compile. A trace spec runs as erlang:trace_pattern/3 runs it on an argument list: Result is
+     * true, or the {message, X} value, and the flags list names return_trace or exception_trace.
      */
     private static Term matchSpecTest(ErlProcess p, Term term, Term ms, Term kind) {
         if (kind != EAtom.of("table") && kind != EAtom.of("trace")) throw ErlangException.badarg();
@@ -92,12 +92,20 @@ public final class EtsBifs implements BifModule {
         if (cl == null || cl.length == 0) problem = "Match programs are not in a list.";
         else for (Term c : cl) if (!(c instanceof ETuple t) || t.arity() != 3) { problem = "Match program part is not a tuple of arity 3."; break; }
         org.jbeam.ets.MatchSpec spec = null;
+        boolean trace = kind == EAtom.of("trace");
         if (problem == null) {
-            try { spec = EtsTables.of(p.vm).compile(ms, false); }
+            try { spec = trace ? org.jbeam.ets.MatchSpec.compileTrace(ms, p.vm.bifs) : EtsTables.of(p.vm).compile(ms, false); }
             catch (ErlangException e) { problem = "Match program is invalid."; }
         }
         if (problem != null)
             return ETuple.of(EAtom.ERROR, ECons.of(ETuple.of(EAtom.ERROR, IoLists.stringToCharlist(problem))));
+        if (trace) {
+            org.jbeam.ets.TraceActions out = new org.jbeam.ets.TraceActions();
+            if (!spec.runTrace(term, p, out)) return ETuple.of(EAtom.OK, EAtom.FALSE, ENil.NIL, ENil.NIL);
+            Term flags = out.exceptionTrace ? ECons.of(EAtom.of("exception_trace"))
+                    : out.returnTrace ? ECons.of(EAtom.of("return_trace")) : ENil.NIL;
+            return ETuple.of(EAtom.OK, out.message == null ? EAtom.TRUE : out.message, flags, ENil.NIL);
+        }
         Term r = spec.run(term, p);
         return ETuple.of(EAtom.OK, r == null ? EAtom.FALSE : r, ENil.NIL, ENil.NIL);
     }

@@ -65,6 +65,8 @@ public final class Ops {
     public static final int AWAIT_ASYNC = 302;
     /** Enter the bytecode-compiled version of the function at this pc (o = CompiledFunction). */
     public static final int JIT_ENTER = 303;
+    /** Where a traced call with {return_trace} returns to: send return_from, then return on (interp.CallTracing). */
+    public static final int RETURN_TRACE = 304;
 
     /** The specialised opcode for a BIF instruction calling {@code erlang:name/arity}, or -1. */
     public static int specialise(String name, int arity) {
@@ -93,6 +95,7 @@ public final class Ops {
             case NORMAL_EXIT -> "normal_exit";
             case APPLY_TRAMPOLINE -> "apply_trampoline";
             case AWAIT_ASYNC -> "await_async";
+            case RETURN_TRACE -> "return_trace";
             case JIT_ENTER -> "jit_enter";
             case ADD -> "gc_bif2 +";
             case SUB -> "gc_bif2 -";

@@ -28,19 +28,24 @@ public final class MatchSpec {
     private MatchSpec(Clause[] clauses) { this.clauses = clauses; }
 
     /** Compiles {@code ms}; an empty list is allowed only when {@code allowEmpty} (ets:select/2). */
-    public static MatchSpec compile(Term ms, BifTable bifs, boolean allowEmpty) {
+    public static MatchSpec compile(Term ms, BifTable bifs, boolean allowEmpty) { return compile(ms, bifs, allowEmpty, false); }
+
+    /** A trace match spec (erlang:trace_pattern/3): matched against the argument list; its actions go to {@link #runTrace}. */
+    public static MatchSpec compileTrace(Term ms, BifTable bifs) { return compile(ms, bifs, true, true); }
+
+    private static MatchSpec compile(Term ms, BifTable bifs, boolean allowEmpty, boolean trace) {
         Term[] cl = ECons.toArray(ms);
         if (cl == null || (cl.length == 0 && !allowEmpty)) throw ErlangException.badarg();
         Clause[] out = new Clause[cl.length];
         try {
-            for (int i = 0; i < cl.length; i++) out[i] = clause(cl[i], bifs);
+            for (int i = 0; i < cl.length; i++) out[i] = clause(cl[i], bifs, trace);
         } catch (ErlangException e) {
             throw ErlangException.badarg();
         }
         return new MatchSpec(out);
     }
 
-    private static Clause clause(Term c, BifTable bifs) {
+    private static Clause clause(Term c, BifTable bifs, boolean trace) {
         if (!(c instanceof ETuple t) || t.arity() != 3) throw BAD;
         Term[] guards = ECons.toArray(t.get(1)), body = ECons.toArray(t.get(2));
         if (guards == null || body == null || body.length == 0) throw BAD;
@@ -51,7 +56,7 @@ public final class MatchSpec {
         MsPattern head = MsPattern.compile(t.get(0), slots, new boolean[n]);
         MsExpr[] g = new MsExpr[guards.length], b = new MsExpr[body.length];
         for (int i = 0; i < g.length; i++) g[i] = MsExpr.compile(guards[i], slots, bifs);
-        for (int i = 0; i < b.length; i++) b[i] = MsExpr.compile(body[i], slots, bifs);
+        for (int i = 0; i < b.length; i++) b[i] = MsExpr.compile(body[i], slots, bifs, trace);
         return new Clause(t.get(0), head, n, g, b);
     }
 
@@ -70,6 +75,22 @@ public final class MatchSpec {
     }
 
     private static final Term[] NOVARS = new Term[0];
+
+    /**
+     * Runs a trace match spec on a call's argument list: false when no clause matches (no trace
+     * message), else true with the clause's actions recorded in {@code out}.
+     */
+    public boolean runTrace(Term args, ErlProcess p, TraceActions out) {
+        for (Clause c : clauses) {
+            Term[] vars = c.nvars == 0 ? NOVARS : new Term[c.nvars];
+            if (!c.head.match(args, vars)) continue;
+            if (!guardsPass(c, args, vars, p)) continue;
+            MsExpr.Ctx ctx = new MsExpr.Ctx(args, vars, p, true, out);
+            for (MsExpr e : c.body) e.eval(ctx);
+            return true;
+        }
+        return false;
+    }
 
     private static boolean guardsPass(Clause c, Term obj, Term[] vars, ErlProcess p) {
         if (c.guards.length == 0) return true;

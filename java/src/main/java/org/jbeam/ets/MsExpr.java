@@ -15,7 +15,26 @@ import org.jbeam.term.*;
  */
 abstract sealed class MsExpr {
     /** Evaluation context: the matched object, its bindings, the calling process, body or guard mode. */
-    record Ctx(Term obj, Term[] vars, ErlProcess p, boolean body) {}
+    record Ctx(Term obj, Term[] vars, ErlProcess p, boolean body, TraceActions out) {
+        Ctx(Term obj, Term[] vars, ErlProcess p, boolean body) { this(obj, vars, p, body, null); }
+    }
+
+    /** A trace match spec's action (return_trace, exception_trace, message/1): recorded in the context's {@link TraceActions}. */
+    static final class TraceActionE extends MsExpr {
+        final String name;
+        final MsExpr arg;
+        TraceActionE(String name, MsExpr arg) { this.name = name; this.arg = arg; }
+        @Override Term eval(Ctx c) {
+            TraceActions out = c.out();
+            switch (name) {
+                case "return_trace" -> out.returnTrace = true;
+                case "exception_trace" -> { out.returnTrace = true; out.exceptionTrace = true; }
+                case "message" -> out.message = arg.eval(c);
+                default -> { return EAtom.UNDEFINED; } // caller: jbeam does not report it
+            }
+            return EAtom.TRUE;
+        }
+    }
 
     /** Guard failure (no stack trace: control flow). */
     static final class Fail extends RuntimeException {
@@ -161,7 +180,10 @@ abstract sealed class MsExpr {
             Map.entry("bsl", new int[] {2}), Map.entry("bsr", new int[] {2}));
 
     /** Compiles a guard or body expression; throws {@link MatchSpec#BAD} for anything OTP rejects. */
-    static MsExpr compile(Term t, Map<Long, Integer> slots, BifTable bifs) {
+    static MsExpr compile(Term t, Map<Long, Integer> slots, BifTable bifs) { return compile(t, slots, bifs, false); }
+
+    /** {@code trace}: a trace match spec's body, where the trace actions are allowed too. */
+    static MsExpr compile(Term t, Map<Long, Integer> slots, BifTable bifs, boolean trace) {
         switch (t) {
             case EAtom a -> {
                 if (a.name.equals("$_")) return new ObjE();
@@ -178,14 +200,20 @@ abstract sealed class MsExpr {
                 if (tu.arity() == 0) throw MatchSpec.BAD;
                 if (tu.arity() == 1 && tu.get(0) instanceof ETuple inner) {
                     MsExpr[] el = new MsExpr[inner.arity()];
-                    for (int i = 0; i < el.length; i++) el[i] = compile(inner.get(i), slots, bifs);
+                    for (int i = 0; i < el.length; i++) el[i] = compile(inner.get(i), slots, bifs, trace);
                     return new TupleE(el);
                 }
                 if (!(tu.get(0) instanceof EAtom f)) throw MatchSpec.BAD;
                 int n = tu.arity() - 1;
                 if (f.name.equals("const") && n == 1) return new ConstE(tu.get(1));
                 MsExpr[] args = new MsExpr[n];
-                for (int i = 0; i < n; i++) args[i] = compile(tu.get(i + 1), slots, bifs);
+                for (int i = 0; i < n; i++) args[i] = compile(tu.get(i + 1), slots, bifs, trace);
+                if (trace) {
+                    String a = f.name;
+                    if ((a.equals("return_trace") || a.equals("exception_trace") || a.equals("caller")) && n == 0
+                            || a.equals("message") && n == 1)
+                        return new TraceActionE(a, n == 1 ? args[0] : null);
+                }
                 BoolE.Op op = switch (f.name) {
                     case "and" -> BoolE.Op.AND; case "or" -> BoolE.Op.OR; case "andalso" -> BoolE.Op.ANDALSO;
                     case "orelse" -> BoolE.Op.ORELSE; case "not" -> BoolE.Op.NOT; case "xor" -> BoolE.Op.XOR;
@@ -204,10 +232,10 @@ abstract sealed class MsExpr {
                 if (e == null) throw new IllegalStateException("erlang:" + f.name + "/" + n + " is not declared");
                 return new CallE(e.fn(), args);
             }
-            case ECons c -> { MsExpr h = compile(c.head, slots, bifs); return new ConsE(h, compile(c.tail, slots, bifs)); }
+            case ECons c -> { MsExpr h = compile(c.head, slots, bifs, trace); return new ConsE(h, compile(c.tail, slots, bifs, trace)); }
             case EMap m -> {
                 MsExpr[] ks = new MsExpr[m.size()], vs = new MsExpr[m.size()];
-                for (int i = 0; i < ks.length; i++) { ks[i] = compile(m.keyAt(i), slots, bifs); vs[i] = compile(m.valueAt(i), slots, bifs); }
+                for (int i = 0; i < ks.length; i++) { ks[i] = compile(m.keyAt(i), slots, bifs, trace); vs[i] = compile(m.valueAt(i), slots, bifs, trace); }
                 return new MapE(ks, vs);
             }
             default -> { return new ConstE(t); }

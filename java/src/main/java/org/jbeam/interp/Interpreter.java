@@ -350,6 +350,12 @@ public final class Interpreter {
         stk[sp++] = ra;
     }
 
+    /** A term slot of a frame the interpreter builds itself (call tracing's return-trace frame). */
+    void pushTerm(Term t) {
+        if (sp == stk.length) growStack(1);
+        stk[sp++] = t;
+    }
+
     void allocate(int n) {
         if (sp + n > stk.length) growStack(n);
         Term[] s = stk;
@@ -392,6 +398,7 @@ public final class Interpreter {
 
     /** Call through an export; {@code ret} null means a tail call. Returns the next pc. */
     int callExport(Export e, int arity, ReturnAddr ret, int pc) {
+        if (e.callTrace != null) ret = CallTracing.enter(this, e, arity, ret);
         BifTable.Entry b = e.bif;
         if (b != null) {
             pcAtCall = pc;

@@ -176,6 +176,7 @@ final class SlowOps {
                 try { return it.awaitAsync(pc - 1); }
                 catch (Interpreter.Preempt pre) { return leave(it, pre.outcome); }
             }
+            case Ops.RETURN_TRACE -> { Interpreter.pin(); return CallTracing.returned(it); }
             case INT_CODE_END -> { Interpreter.pin(); throw new IllegalStateException("fell off the end of " + it.mod.name.name); }
             default -> {
                 int r = BitSyntax.execute(it, in, pc);

@@ -15,7 +15,7 @@ import org.jbeam.term.*;
 public final class ProcessTable {
     /** Code every process starts in: a trampoline calling the initial function, then normal exit. */
     public static final BeamModule SYSTEM = systemModule();
-    public static final int PC_START = 1, PC_EXIT = 2, PC_AWAIT = 3;
+    public static final int PC_START = 1, PC_EXIT = 2, PC_AWAIT = 3, PC_RETURN_TRACE = 4;
     static final ReturnAddr EXIT_ADDR = new ReturnAddr(SYSTEM, PC_EXIT, null, 0);
 
     private final Runtime vm;
@@ -27,7 +27,8 @@ public final class ProcessTable {
     private static BeamModule systemModule() {
         BeamModule m = new BeamModule(EAtom.of("$jbeam_system"));
         Instr start = new Instr(Ops.APPLY_TRAMPOLINE);
-        m.code = new Instr[] {new Instr(org.jbeam.loader.Opcodes.INT_CODE_END), start, new Instr(Ops.NORMAL_EXIT), new Instr(Ops.AWAIT_ASYNC)};
+        m.code = new Instr[] {new Instr(org.jbeam.loader.Opcodes.INT_CODE_END), start, new Instr(Ops.NORMAL_EXIT), new Instr(Ops.AWAIT_ASYNC),
+                new Instr(Ops.RETURN_TRACE)};
         m.consts = new Term[0];
         m.functions = new FuncInfo[0];
         m.funs = new FunEntry[0];

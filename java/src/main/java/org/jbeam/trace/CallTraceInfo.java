@@ -1,18 +1,27 @@
 package org.jbeam.trace;
 
-import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
 import org.jbeam.term.*;
 
-/** trace_info({M, F, A}, Item): call tracing is not implemented, so every function reports untraced. */
+/** trace_info({M, F, A}, Item) in erts' shapes, from a function's call pattern (null: untraced). */
 final class CallTraceInfo {
     private CallTraceInfo() {}
 
-    private static final String[] ITEMS = {"traced", "match_spec", "meta", "meta_match_spec", "call_count", "call_time", "all"};
+    private static final EAtom TRACED = EAtom.of("traced"), MATCH_SPEC = EAtom.of("match_spec"), META = EAtom.of("meta"),
+            META_MATCH_SPEC = EAtom.of("meta_match_spec"), CALL_COUNT = EAtom.of("call_count"),
+            CALL_TIME = EAtom.of("call_time"), ALL = EAtom.of("all"), GLOBAL = EAtom.of("global"), LOCAL = EAtom.of("local");
 
-    static Term info(ErlProcess p, ETuple mfa, Term item) {
-        if (!(item instanceof EAtom a)) throw ErlangException.badarg();
-        for (String s : ITEMS) if (s.equals(a.name)) return ETuple.of(a, EAtom.FALSE);
+    static Term info(CallPattern pat, Term item) {
+        if (item == TRACED) return ETuple.of(TRACED, pat == null ? EAtom.FALSE : pat.local() ? LOCAL : GLOBAL);
+        if (item == MATCH_SPEC) return ETuple.of(MATCH_SPEC, pat == null ? EAtom.FALSE : pat.specTerm());
+        // erts answers [] for meta of a traced function and false in its 'all' list.
+        if (item == META) return ETuple.of(META, pat == null ? EAtom.FALSE : ENil.NIL);
+        if (item == META_MATCH_SPEC || item == CALL_COUNT || item == CALL_TIME) return ETuple.of(item, EAtom.FALSE);
+        if (item == ALL) {
+            if (pat == null) return ETuple.of(ALL, EAtom.FALSE);
+            return ETuple.of(ALL, ECons.of(info(pat, TRACED), info(pat, MATCH_SPEC), ETuple.of(META, EAtom.FALSE),
+                    ETuple.of(META_MATCH_SPEC, EAtom.FALSE), ETuple.of(CALL_TIME, EAtom.FALSE), ETuple.of(CALL_COUNT, EAtom.FALSE)));
+        }
         throw ErlangException.badarg();
     }
 }

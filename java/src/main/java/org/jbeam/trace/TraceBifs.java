@@ -22,6 +22,7 @@ public final class TraceBifs implements BifModule {
     @Override public void register(BifTable t) {
         t.bif3("erlang", "trace", TraceBifs::trace);
         t.bif2("erlang", "trace_info", TraceBifs::traceInfo);
+        TracePatternBif.register(t);
         t.bif1("erlang", "trace_delivered", (p, who) -> {
             if (!(who == ALL || who instanceof EPid pid && pid.node == p.vm.nodeName)) throw ErlangException.badarg();
             ERef ref = p.vm.makeRef();
@@ -132,7 +133,7 @@ public final class TraceBifs implements BifModule {
             if (item != FLAGS && item != TRACER) throw ErlangException.badarg();
             ts = what == NEW_PORTS ? null : p.vm.traceNew;
         } else if (what instanceof ETuple mfa && mfa.arity() == 3) {
-            return CallTraceInfo.info(p, mfa, item);
+            return TracePatternBif.traceInfo(p, mfa, item);
         } else {
             throw badopt();
         }
@@ -140,10 +141,13 @@ public final class TraceBifs implements BifModule {
         return ETuple.of(TRACER, ts == null ? ENil.NIL : ts.tracer());
     }
 
-    static ErlangException badopt() {
+    static ErlangException badopt() { return badarg("badopt"); }
+
+    /** badarg with erts' error_info cause (erl_erts_errors explains it). */
+    static ErlangException badarg(String cause) {
         ErlangException e = ErlangException.badarg();
         e.errorInfo = ECons.of(ETuple.of(EAtom.ERROR_INFO, EMap.of(new Term[] {CAUSE, EAtom.of("module")},
-                new Term[] {BADOPT, ERL_ERTS_ERRORS})));
+                new Term[] {EAtom.of(cause), ERL_ERTS_ERRORS})));
         return e;
     }
 }

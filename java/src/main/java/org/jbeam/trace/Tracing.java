@@ -114,6 +114,38 @@ public final class Tracing {
         if (ts != null && ts.has(TraceFlags.PROCS)) emit(p, ts, on ? REGISTER : UNREGISTER, name);
     }
 
+    static final EAtom CALL = EAtom.of("call"), RETURN_FROM = EAtom.of("return_from");
+
+    /**
+     * A call of a function with pattern {@code pat} by {@code p}: the call message if p has the call
+     * flag and the match spec matches. Returns true when the spec asked for a return_from message.
+     */
+    public static boolean call(ErlProcess p, CallPattern pat, EAtom m, EAtom f, Term[] args) {
+        TraceState ts = p.trace;
+        if (ts == null || !ts.has(TraceFlags.CALL)) return false;
+        Term argList = ECons.of(args);
+        Term extra = null;
+        boolean returnTrace = false;
+        if (pat.spec() != null) {
+            org.jbeam.ets.TraceActions out = new org.jbeam.ets.TraceActions();
+            if (!pat.spec().runTrace(argList, p, out)) return false;
+            returnTrace = out.returnTrace;
+            extra = out.message;
+            if (extra == EAtom.FALSE) return returnTrace;
+            if (extra == EAtom.TRUE) extra = null;
+        }
+        Term mfa = ETuple.of(m, f, ts.has(TraceFlags.ARITY) ? ESmall.of(args.length) : argList);
+        if (extra == null) emit(p, ts, CALL, mfa);
+        else emit(p, ts, CALL, mfa, extra);
+        return returnTrace;
+    }
+
+    /** A return-trace frame was returned through: {trace, Pid, return_from, {M, F, Arity}, Value}. */
+    public static void returned(ErlProcess p, ETuple mfa, Term value) {
+        TraceState ts = p.trace;
+        if (ts != null && ts.has(TraceFlags.CALL)) emit(p, ts, RETURN_FROM, mfa, value);
+    }
+
     // ---- messages ----
 
     private static void emit(ErlProcess p, TraceState ts, EAtom tag, Term a) {

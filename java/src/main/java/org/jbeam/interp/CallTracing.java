@@ -1,0 +1,47 @@
+package org.jbeam.interp;
+
+import org.jbeam.code.BeamModule;
+import org.jbeam.code.Export;
+import org.jbeam.code.Instr;
+import org.jbeam.code.Ops;
+import org.jbeam.code.ReturnAddr;
+import org.jbeam.runtime.ProcessTable;
+import org.jbeam.term.*;
+import org.jbeam.trace.CallPattern;
+import org.jbeam.trace.Tracing;
+
+/**
+ * The interpreter's side of call tracing: a call through an export that carries a
+ * {@link CallPattern} (erlang:trace_pattern/3) by a process with the {@code call} trace flag sends
+ * the call message, and, when the pattern's match spec asks for {return_trace}, puts a return-trace
+ * frame under the callee: the frame's {M, F, Arity} and a return address into the system module's
+ * {@code return_trace} instruction, which sends return_from with the result and returns on.
+ * Exceptions unwind through the frame without a message (exception_from is not produced).
+ */
+final class CallTracing {
+    private CallTracing() {}
+
+    static final ReturnAddr RETURN_TRACE_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TRACE, null, 0);
+
+    /** Called by callExport when {@code e} has a pattern; returns the return address the call should push. */
+    static ReturnAddr enter(Interpreter it, Export e, int arity, ReturnAddr ret) {
+        CallPattern pat = (CallPattern) e.callTrace;
+        if (pat == null || it.p.trace == null) return ret;
+        if (!Tracing.call(it.p, pat, e.m, e.f, it.args(arity))) return ret;
+        BeamModule m = e.module;
+        if (e.bif != null || m == null) return ret;
+        Instr body = m.code[e.pc];
+        if (body.op == Ops.CALL_NATIVE && body.c == Ops.NATIVE_NIF) return ret; // runs in place: no frame to return through
+        if (ret != null) it.push(ret);
+        it.pushTerm(ETuple.of(e.m, e.f, ESmall.of(arity)));
+        return RETURN_TRACE_ADDR;
+    }
+
+    /** The return_trace instruction: pops the frame's {M, F, Arity}, sends return_from, returns on. */
+    static int returned(Interpreter it) {
+        ETuple mfa = (ETuple) it.stk[--it.sp];
+        it.stk[it.sp] = null;
+        Tracing.returned(it.p, mfa, it.x[0]);
+        return it.doReturn();
+    }
+}
