@@ -1,5 +1,5 @@
 -module(trace_calls).
--export([main/0, double/1, sum/2, fact/1, boom/1, tail/1, loop/0]).
+-export([main/0, double/1, sum/2, fact/1, boom/1, tail/1, loop/0, wrap/1, deep/1]).
 
 %% Call tracing (erlang:trace_pattern/3 with global patterns): call messages, match specs
 %% (heads, guards, message, return_trace), arity flag, counts, trace_info for functions.
@@ -10,6 +10,10 @@ fact(0) -> 1;
 fact(N) -> N * ?MODULE:fact(N - 1).
 boom(X) -> error({boom, X}).
 tail(X) -> ?MODULE:double(X).
+wrap(ok) -> ok;
+wrap(X) -> [?MODULE:boom(X)].
+deep(0) -> throw(bottom);
+deep(N) -> [?MODULE:deep(N - 1)].
 
 loop() ->
     receive
@@ -38,6 +42,8 @@ main() ->
     io:format("ms ~p~n", [erlang:trace_pattern({?MODULE, double, 1}, [{'_', [], [{message, {{extra, '$_'}}}]}], [global])]),
     io:format("ms ~p~n", [erlang:trace_pattern({?MODULE, fact, 1}, [{'_', [], [{return_trace}]}], [global])]),
     io:format("ms ~p~n", [erlang:trace_pattern({?MODULE, boom, 1}, [{'_', [], [{return_trace}]}], [global])]),
+    io:format("ms ~p~n", [erlang:trace_pattern({?MODULE, wrap, 1}, [{'_', [], [{exception_trace}]}], [global])]),
+    io:format("ms ~p~n", [erlang:trace_pattern({?MODULE, deep, 1}, [{'_', [], [{exception_trace}]}], [global])]),
     io:format("ms ~p~n", [erlang:trace_pattern({?MODULE, tail, 1}, [{'_', [], [{message, false}]}], [global])]),
     io:format("info ms ~p~n", [erlang:trace_info({?MODULE, sum, 2}, match_spec)]),
     run(P, fun() -> ?MODULE:sum(1, 2) end),
@@ -45,6 +51,9 @@ main() ->
     run(P, fun() -> ?MODULE:double(4) end),
     run(P, fun() -> ?MODULE:fact(2) end),
     run(P, fun() -> ?MODULE:boom(7) end),
+    run(P, fun() -> ?MODULE:wrap(8) end),
+    run(P, fun() -> ?MODULE:wrap(ok) end),
+    run(P, fun() -> ?MODULE:deep(2) end),
     run(P, fun() -> ?MODULE:tail(3) end),
     dump(T, P, "match specs"),
     %% arity flag

@@ -16,25 +16,38 @@ import org.jbeam.trace.Tracing;
  * the call message, and, when the pattern's match spec asks for {return_trace}, puts a return-trace
  * frame under the callee: the frame's {M, F, Arity} and a return address into the system module's
  * {@code return_trace} instruction, which sends return_from with the result and returns on.
- * Exceptions unwind through the frame without a message (exception_from is not produced).
+ * With {exception_trace} the frame's return address is a second object for the same instruction,
+ * which the exception unwinder recognises to send exception_from.
  */
 final class CallTracing {
     private CallTracing() {}
 
-    static final ReturnAddr RETURN_TRACE_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TRACE, null, 0);
+    static final ReturnAddr RETURN_TRACE_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TRACE, null, 0),
+            EXCEPTION_TRACE_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TRACE, null, 0);
 
     /** Called by callExport when {@code e} has a pattern; returns the return address the call should push. */
     static ReturnAddr enter(Interpreter it, Export e, int arity, ReturnAddr ret) {
         CallPattern pat = (CallPattern) e.callTrace;
         if (pat == null || it.p.trace == null) return ret;
-        if (!Tracing.call(it.p, pat, e.m, e.f, it.args(arity))) return ret;
+        int frame = Tracing.call(it.p, pat, e.m, e.f, it.args(arity));
+        if (frame == Tracing.NO_FRAME) return ret;
         BeamModule m = e.module;
         if (e.bif != null || m == null) return ret;
         Instr body = m.code[e.pc];
         if (body.op == Ops.CALL_NATIVE && body.c == Ops.NATIVE_NIF) return ret; // runs in place: no frame to return through
         if (ret != null) it.push(ret);
         it.pushTerm(ETuple.of(e.m, e.f, ESmall.of(arity)));
-        return RETURN_TRACE_ADDR;
+        return frame == Tracing.EXCEPTION_FRAME ? EXCEPTION_TRACE_ADDR : RETURN_TRACE_ADDR;
+    }
+
+    /**
+     * An exception is unwinding the stack from the top down to index {@code bottom} (exclusive):
+     * exception_from for each exception-trace frame on the way, innermost first.
+     */
+    static void unwinding(Interpreter it, org.jbeam.runtime.ErlangException ex, int bottom) {
+        Term[] s = it.stk;
+        for (int i = it.sp - 1; i > bottom && i > 0; i--)
+            if (s[i] == EXCEPTION_TRACE_ADDR && s[i - 1] instanceof ETuple mfa) Tracing.exceptionFrom(it.p, mfa, ex.cls, ex.reason);
     }
 
     /** The return_trace instruction: pops the frame's {M, F, Arity}, sends return_from, returns on. */

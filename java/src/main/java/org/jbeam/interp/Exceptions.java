@@ -32,6 +32,7 @@ public final class Exceptions {
         ErlProcess p = it.p;
         if (ex.stacktrace == null) ex.stacktrace = buildTrace(it, ex, pc, in);
         p.lastException = ex;
+        if (p.trace != null) CallTracing.unwinding(it, ex, catchIndex(it));
         if (p.catches > 0) {
             Term[] s = it.stk;
             for (int i = it.sp - 1; i >= 0; i--) {
@@ -49,6 +50,12 @@ public final class Exceptions {
             }
         }
         it.exit(exitReason(ex));
+        return -1;
+    }
+
+    /** The stack index of the innermost catch, or -1. */
+    private static int catchIndex(Interpreter it) {
+        if (it.p.catches > 0) for (int i = it.sp - 1; i >= 0; i--) if (it.stk[i] instanceof CatchTag) return i;
         return -1;
     }
 

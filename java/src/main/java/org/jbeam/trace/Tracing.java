@@ -116,28 +116,40 @@ public final class Tracing {
 
     static final EAtom CALL = EAtom.of("call"), RETURN_FROM = EAtom.of("return_from");
 
+    /** What frame a traced call needs under its callee (see {@link #call}). */
+    public static final int NO_FRAME = 0, RETURN_FRAME = 1, EXCEPTION_FRAME = 2;
+
     /**
      * A call of a function with pattern {@code pat} by {@code p}: the call message if p has the call
-     * flag and the match spec matches. Returns true when the spec asked for a return_from message.
+     * flag and the match spec matches. Returns the frame the spec asked for: {return_trace} a
+     * return-trace frame, {exception_trace} one that also reports an exception passing through.
      */
-    public static boolean call(ErlProcess p, CallPattern pat, EAtom m, EAtom f, Term[] args) {
+    public static int call(ErlProcess p, CallPattern pat, EAtom m, EAtom f, Term[] args) {
         TraceState ts = p.trace;
-        if (ts == null || !ts.has(TraceFlags.CALL)) return false;
+        if (ts == null || !ts.has(TraceFlags.CALL)) return NO_FRAME;
         Term argList = ECons.of(args);
         Term extra = null;
-        boolean returnTrace = false;
+        int frame = NO_FRAME;
         if (pat.spec() != null) {
             org.jbeam.ets.TraceActions out = new org.jbeam.ets.TraceActions();
-            if (!pat.spec().runTrace(argList, p, out)) return false;
-            returnTrace = out.returnTrace;
+            if (!pat.spec().runTrace(argList, p, out)) return NO_FRAME;
+            frame = out.exceptionTrace ? EXCEPTION_FRAME : out.returnTrace ? RETURN_FRAME : NO_FRAME;
             extra = out.message;
-            if (extra == EAtom.FALSE) return returnTrace;
+            if (extra == EAtom.FALSE) return frame;
             if (extra == EAtom.TRUE) extra = null;
         }
         Term mfa = ETuple.of(m, f, ts.has(TraceFlags.ARITY) ? ESmall.of(args.length) : argList);
         if (extra == null) emit(p, ts, CALL, mfa);
         else emit(p, ts, CALL, mfa, extra);
-        return returnTrace;
+        return frame;
+    }
+
+    static final EAtom EXCEPTION_FROM = EAtom.of("exception_from");
+
+    /** An exception passed an exception-trace frame: {trace, Pid, exception_from, {M, F, Arity}, {Class, Reason}}. */
+    public static void exceptionFrom(ErlProcess p, ETuple mfa, EAtom cls, Term reason) {
+        TraceState ts = p.trace;
+        if (ts != null && ts.has(TraceFlags.CALL)) emit(p, ts, EXCEPTION_FROM, mfa, ETuple.of(cls, reason));
     }
 
     /** A return-trace frame was returned through: {trace, Pid, return_from, {M, F, Arity}, Value}. */
