@@ -10,6 +10,9 @@ fact(0) -> 1;
 fact(N) -> N * ?MODULE:fact(N - 1).
 boom(X) -> error({boom, X}).
 tail(X) -> ?MODULE:double(X).
+priv(0) -> [];
+priv(N) when N < 0 -> error(negative);
+priv(N) -> [N | priv(N - 1)].
 wrap(ok) -> ok;
 wrap(X) -> [?MODULE:boom(X)].
 deep(0) -> throw(bottom);
@@ -76,6 +79,27 @@ main() ->
     erlang:trace_pattern({?MODULE, '_', '_'}, false, [global]),
     run(P, fun() -> ?MODULE:double(9) end),
     dump(T, P, "off"),
+    %% local patterns: local calls are traced too
+    io:format("local count ~p~n", [erlang:trace_pattern({?MODULE, '_', '_'}, true, [local])]),
+    io:format("local off ~p~n", [erlang:trace_pattern({?MODULE, '_', '_'}, false, [local])]),
+    io:format("local ~p~n", [erlang:trace_pattern({?MODULE, double, '_'}, true, [local])]),
+    io:format("local ~p~n", [erlang:trace_pattern({?MODULE, priv, '_'}, true, [local])]),
+    io:format("local info ~p~n", [[erlang:trace_info({?MODULE, F1, A1}, traced) || {F1, A1} <- [{double, 1}, {priv, 1}, {sum, 2}]]]),
+    run(P, fun() -> double(1) end),
+    run(P, fun() -> ?MODULE:double(2) end),
+    run(P, fun() -> priv(3) end),
+    run(P, fun() -> priv(0) end),
+    dump(T, P, "local"),
+    io:format("local ms ~p~n", [erlang:trace_pattern({?MODULE, priv, 1}, [{'_', [], [{exception_trace}]}], [local])]),
+    run(P, fun() -> priv(4) end),
+    run(P, fun() -> priv(-1) end),
+    io:format("global again ~p~n", [erlang:trace_pattern({?MODULE, double, 1}, true, [global])]),
+    io:format("global info ~p~n", [erlang:trace_info({?MODULE, double, 1}, traced)]),
+    run(P, fun() -> double(5) end),
+    run(P, fun() -> ?MODULE:double(6) end),
+    erlang:trace_pattern({?MODULE, '_', '_'}, false, [local]),
+    run(P, fun() -> priv(5) end),
+    dump(T, P, "local ms"),
     %% counts and errors
     io:format("count one ~p~n", [erlang:trace_pattern({?MODULE, double, 1}, true, [])]),
     io:format("count arity ~p~n", [erlang:trace_pattern({?MODULE, double, '_'}, true, [global])]),

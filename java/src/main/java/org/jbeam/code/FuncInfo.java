@@ -17,6 +17,10 @@ public final class FuncInfo {
     public volatile int jitState;
     /** The moved first instruction of a native-replaced function's Erlang body (BifTable.keepErlangBody): not a function of its own. */
     public boolean keptBody;
+    /** A local call-trace pattern (an org.jbeam.trace.CallPattern), or null. */
+    public volatile Object localTrace;
+    /** The index of this function's trace_entry instruction (local calls are pointed at it once traced), or 0. */
+    public int traceEntry;
 
     public FuncInfo(BeamModule module, EAtom name, int arity, int start) {
         this.module = module; this.name = name; this.arity = arity; this.start = start;

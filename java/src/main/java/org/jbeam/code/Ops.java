@@ -67,6 +67,8 @@ public final class Ops {
     public static final int JIT_ENTER = 303;
     /** Where a traced call with {return_trace} returns to: send return_from, then return on (interp.CallTracing). */
     public static final int RETURN_TRACE = 304;
+    /** A locally traced function's local calls land here (o = FuncInfo, e = its entry): trace, then enter. */
+    public static final int TRACE_ENTRY = 305;
 
     /** The specialised opcode for a BIF instruction calling {@code erlang:name/arity}, or -1. */
     public static int specialise(String name, int arity) {
@@ -96,6 +98,7 @@ public final class Ops {
             case APPLY_TRAMPOLINE -> "apply_trampoline";
             case AWAIT_ASYNC -> "await_async";
             case RETURN_TRACE -> "return_trace";
+            case TRACE_ENTRY -> "trace_entry";
             case JIT_ENTER -> "jit_enter";
             case ADD -> "gc_bif2 +";
             case SUB -> "gc_bif2 -";

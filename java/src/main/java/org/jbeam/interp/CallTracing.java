@@ -2,6 +2,7 @@ package org.jbeam.interp;
 
 import org.jbeam.code.BeamModule;
 import org.jbeam.code.Export;
+import org.jbeam.code.FuncInfo;
 import org.jbeam.code.Instr;
 import org.jbeam.code.Ops;
 import org.jbeam.code.ReturnAddr;
@@ -19,7 +20,7 @@ import org.jbeam.trace.Tracing;
  * With {exception_trace} the frame's return address is a second object for the same instruction,
  * which the exception unwinder recognises to send exception_from.
  */
-final class CallTracing {
+public final class CallTracing {
     private CallTracing() {}
 
     static final ReturnAddr RETURN_TRACE_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TRACE, null, 0),
@@ -48,6 +49,58 @@ final class CallTracing {
         Term[] s = it.stk;
         for (int i = it.sp - 1; i > bottom && i > 0; i--)
             if (s[i] == EXCEPTION_TRACE_ADDR && s[i - 1] instanceof ETuple mfa) Tracing.exceptionFrom(it.p, mfa, ex.cls, ex.reason);
+    }
+
+    /** A local call of a locally traced function (its trace_entry instruction): trace as {@link #enter}, then go in. */
+    static int localEntry(Interpreter it, Instr in) {
+        FuncInfo f = (FuncInfo) in.o;
+        CallPattern pat = (CallPattern) f.localTrace;
+        if (pat != null && it.p.trace != null) {
+            int frame = Tracing.call(it.p, pat, f.module.name, f.name, it.args(f.arity));
+            if (frame != Tracing.NO_FRAME) {
+                // The caller's continuation (if any) is already on the stack: the frame goes above it.
+                it.pushTerm(ETuple.of(f.module.name, f.name, ESmall.of(f.arity)));
+                it.push(frame == Tracing.EXCEPTION_FRAME ? EXCEPTION_TRACE_ADDR : RETURN_TRACE_ADDR);
+            }
+        }
+        return in.e;
+    }
+
+    /**
+     * Points every local call of {@code f} in its module at a trace_entry instruction appended to
+     * the module's code (a new array: an interpreter holding the old one runs untraced until it
+     * next enters the module), after putting the module back to interpreted code.
+     */
+    public static void routeLocalCalls(FuncInfo f) {
+        BeamModule m = f.module;
+        synchronized (m) {
+            if (f.traceEntry != 0) return;
+            JitSupport.interpretOnly(m);
+            Instr[] old = m.code;
+            Instr[] code = java.util.Arrays.copyOf(old, old.length + 1);
+            int t = old.length;
+            Instr te = new Instr(Ops.TRACE_ENTRY);
+            te.e = f.entry;
+            te.o = f;
+            te.line = old[f.entry].line;
+            code[t] = te;
+            for (int i = 0; i < old.length; i++) {
+                Instr in = old[i];
+                boolean call = in.op == org.jbeam.loader.Opcodes.CALL || in.op == org.jbeam.loader.Opcodes.CALL_LAST
+                        || in.op == org.jbeam.loader.Opcodes.CALL_ONLY;
+                if (call && in.b == f.entry) { code[i] = copy(in); code[i].b = t; }
+                else if (in.op == Ops.MOVE_XY_XX_CALL && in.e == f.entry) { code[i] = copy(in); code[i].e = t; }
+            }
+            f.traceEntry = t;
+            m.code = code;
+        }
+    }
+
+    private static Instr copy(Instr in) {
+        Instr c = new Instr(in.op);
+        c.a = in.a; c.b = in.b; c.c = in.c; c.d = in.d; c.e = in.e; c.f = in.f;
+        c.o = in.o; c.t = in.t; c.ret = in.ret; c.line = in.line; c.hits = in.hits;
+        return c;
     }
 
     /** The return_trace instruction: pops the frame's {M, F, Arity}, sends return_from, returns on. */

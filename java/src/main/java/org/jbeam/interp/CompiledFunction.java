@@ -8,6 +8,8 @@ package org.jbeam.interp;
 public abstract class CompiledFunction {
     /** Instruction indexes where control may enter: the function entry and its return points. */
     public final int[] entries;
+    /** The instructions the compiled entries replaced, in {@link #entries}' order (to go back to interpreting). */
+    public org.jbeam.code.Instr[] replaced;
 
     protected CompiledFunction(int[] entries) { this.entries = entries; }
 

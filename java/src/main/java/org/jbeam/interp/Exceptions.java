@@ -109,12 +109,24 @@ public final class Exceptions {
     }
 
     /** Appends the frames of the return addresses on the stack, up to the backtrace depth. */
-    static void callerFrames(Interpreter it, List<Term> frames) {
-        for (int i = it.sp - 1; i >= 0 && frames.size() < BACKTRACE_DEPTH; i--) {
-            if (it.stk[i] instanceof ReturnAddr ra && ra.func != null)
+    static void callerFrames(Interpreter it, List<Term> frames) { callerFrames(it.stk, it.sp, frames); }
+
+    /**
+     * The frames of the return addresses in {@code stk[0..sp)}, top down. As erts (save_stacktrace),
+     * a return address equal to the one just recorded is skipped: a body recursion shows its
+     * function twice (where it failed, and one caller), not once per level.
+     */
+    private static void callerFrames(Term[] stk, int sp, List<Term> frames) {
+        ReturnAddr prev = null;
+        for (int i = sp - 1; i >= 0 && frames.size() < BACKTRACE_DEPTH; i--) {
+            if (stk[i] instanceof ReturnAddr ra && ra.func != null && !sameAddr(ra, prev)) {
                 frames.add(ETuple.of(ra.module.name, ra.func.name, ESmall.of(ra.func.arity), location(ra.module, ra.line)));
+                prev = ra;
+            }
         }
     }
+
+    private static boolean sameAddr(ReturnAddr a, ReturnAddr b) { return b != null && a.module == b.module && a.pc == b.pc; }
 
     /** process_info(self(), current_stacktrace): the calling function, then its callers. */
     static Term currentFunction(Interpreter it) {
@@ -144,10 +156,7 @@ public final class Exceptions {
         List<Term> frames = new ArrayList<>();
         FuncInfo cur = pc >= 0 && pc < m.code.length ? m.functionAt(pc) : null;
         if (cur != null) frames.add(ETuple.of(m.name, cur.name, ESmall.of(cur.arity), location(m, m.code[pc].line)));
-        for (int i = sp - 1; i >= 0 && frames.size() < BACKTRACE_DEPTH; i--) {
-            if (stk[i] instanceof ReturnAddr ra && ra.func != null)
-                frames.add(ETuple.of(ra.module.name, ra.func.name, ESmall.of(ra.func.arity), location(ra.module, ra.line)));
-        }
+        callerFrames(stk, sp, frames);
         return ECons.of(frames);
     }
 

@@ -119,12 +119,33 @@ public final class JitSupport {
      */
     private static void install(FuncInfo f, CompiledFunction cf) {
         Instr[] code = f.module.code;
+        Instr[] replaced = new Instr[cf.entries.length];
+        for (int i = 0; i < replaced.length; i++) replaced[i] = code[cf.entries[i]];
+        cf.replaced = replaced;
         for (int pc : cf.entries) {
             Instr orig = code[pc];
             Instr enter = new Instr(Ops.JIT_ENTER);
             enter.o = cf;
             enter.line = orig.line;
             code[pc] = enter;
+        }
+    }
+
+    /**
+     * Puts every function of {@code m} back to interpreted code and keeps it there (local call
+     * tracing needs every local call to pass through the module's instructions). A process inside
+     * a compiled function finishes that activation compiled.
+     */
+    public static void interpretOnly(BeamModule m) {
+        if (m.functions == null) return;
+        for (FuncInfo f : m.functions) {
+            synchronized (f) {
+                if (f.jitState == 1 && m.code[f.entry].op == Ops.JIT_ENTER
+                        && m.code[f.entry].o instanceof CompiledFunction cf && cf.replaced != null) {
+                    for (int i = 0; i < cf.entries.length; i++) m.code[cf.entries[i]] = cf.replaced[i];
+                }
+                f.jitState = 2;
+            }
         }
     }
 

@@ -177,6 +177,7 @@ final class SlowOps {
                 catch (Interpreter.Preempt pre) { return leave(it, pre.outcome); }
             }
             case Ops.RETURN_TRACE -> { Interpreter.pin(); return CallTracing.returned(it); }
+            case Ops.TRACE_ENTRY -> { Interpreter.pin(); return CallTracing.localEntry(it, in); }
             case INT_CODE_END -> { Interpreter.pin(); throw new IllegalStateException("fell off the end of " + it.mod.name.name); }
             default -> {
                 int r = BitSyntax.execute(it, in, pc);

@@ -4,19 +4,22 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.jbeam.bif.BifTable;
+import org.jbeam.code.BeamModule;
 import org.jbeam.code.Export;
+import org.jbeam.code.FuncInfo;
 import org.jbeam.ets.MatchSpec;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
 import org.jbeam.term.*;
 
 /**
- * erlang:trace_pattern/2,3 for call tracing through export entries: a pattern goes on every
- * matching export of a loaded module's Erlang function, and the interpreter's external-call path
- * reads it (interp.CallTracing). So calls through the export table are traced, with {@code global}
- * or {@code local}: {@code M:F(...)}, apply, funs of exported functions. Local calls inside a module
- * are not (with {@code local} erts traces those too), nor BIFs; the {@code meta}, {@code call_count}
- * and {@code call_time} flags and the {@code on_load} spec are refused with badarg.
+ * erlang:trace_pattern/2,3 for call tracing (ADR 0035). A pattern goes on the export entry of every
+ * matching function of a loaded module, which the interpreter's external-call path reads
+ * (interp.CallTracing): {@code M:F(...)}, apply, funs of exported functions. A {@code local} pattern
+ * also goes on the function itself, and the module's local calls of it are pointed at a
+ * trace_entry instruction (the module then stays interpreted). Not traced: BIFs, calls of local
+ * funs; the {@code meta}, {@code call_count} and {@code call_time} flags and the {@code on_load}
+ * spec are refused with badarg.
  */
 final class TracePatternBif {
     private TracePatternBif() {}
@@ -29,6 +32,8 @@ final class TracePatternBif {
             throw ErlangException.badarg();
         Export e = p.vm.exports.find(m, f, (int) a.value);
         CallPattern pat = e == null ? null : (CallPattern) e.callTrace;
+        if (pat == null && p.vm.code.current(m) instanceof BeamModule bm && bm.function(f, (int) a.value) instanceof FuncInfo fi)
+            pat = (CallPattern) fi.localTrace;
         return CallTraceInfo.info(pat, item);
     }
 
@@ -48,18 +53,41 @@ final class TracePatternBif {
         // Wildcards only from the right: {M, '_', '_'} or {'_', '_', '_'}.
         if (f == UNDERSCORE && a != UNDERSCORE || m == UNDERSCORE && f != UNDERSCORE) throw ErlangException.badarg();
         CallPattern pat = pattern(p, spec, local);
-        boolean on = spec != EAtom.FALSE;
-        List<Export> hits = new ArrayList<>();
-        for (Export e : p.vm.exports.all()) {
-            if (e.module == null || e.bif != null) continue;
-            if (m != UNDERSCORE && e.m != m || f != UNDERSCORE && e.f != f || a instanceof ESmall s && e.arity != s.value) continue;
-            hits.add(e);
+        if (spec == PAUSE || spec == RESTART) return ESmall.of(matching(p, m, f, a, local).size()); // call_count/call_time only
+        int n = 0;
+        for (FuncInfo fi : matching(p, m, f, a, local)) {
+            n++;
+            Export e = p.vm.exports.find(fi.module.name, fi.name, fi.arity);
+            boolean exported = e != null && e.module == fi.module && e.bif == null;
+            if (exported) e.callTrace = pat;
+            if (pat != null && pat.local()) {
+                fi.localTrace = pat;
+                org.jbeam.interp.CallTracing.routeLocalCalls(fi);
+            } else {
+                fi.localTrace = null;
+            }
         }
-        for (Export e : hits) {
-            if (spec == PAUSE || spec == RESTART) continue; // call_count/call_time only
-            e.callTrace = on ? pat : null;
+        return ESmall.of(n);
+    }
+
+    /** The functions of loaded modules {M, F, A} names: exported ones, or all with {@code local}. */
+    private static List<FuncInfo> matching(ErlProcess p, Term m, Term f, Term a, boolean local) {
+        List<FuncInfo> out = new ArrayList<>();
+        List<EAtom> mods = m == UNDERSCORE ? p.vm.code.loaded() : List.of((EAtom) m);
+        for (EAtom mod : mods) {
+            BeamModule bm = p.vm.code.current(mod);
+            if (bm == null || bm.functions == null) continue;
+            for (FuncInfo fi : bm.functions) {
+                if (fi.keptBody) continue;
+                if (f != UNDERSCORE && fi.name != f || a instanceof ESmall s && fi.arity != s.value) continue;
+                if (!local) {
+                    Export e = p.vm.exports.find(mod, fi.name, fi.arity);
+                    if (e == null || e.module != bm || e.bif != null) continue;
+                }
+                out.add(fi);
+            }
         }
-        return ESmall.of(hits.size());
+        return out;
     }
 
     private static CallPattern pattern(ErlProcess p, Term spec, boolean local) {
