@@ -98,7 +98,13 @@ public final class ErlangMiscBifs implements BifModule {
             case "min_bin_vheap_size" -> ESmall.of(46422);
             case "max_heap_size" -> value;
             case "multi_scheduling" -> EAtom.of("enabled");
-            case "scheduler_wall_time", "microstate_accounting" -> EAtom.FALSE;
+            case "scheduler_wall_time" -> {
+                // As erts: through kernel_refc, which counts the processes that asked and switches
+                // the statistic off when the last of them exits.
+                if (value != EAtom.TRUE && value != EAtom.FALSE) throw ErlangException.badarg();
+                yield org.jbeam.interp.Trap.call(p.vm.exports.get(EAtom.of("erts_internal"), EAtom.of("system_flag_scheduler_wall_time"), 1), new Term[] {value});
+            }
+            case "microstate_accounting" -> SchedulerStats.msaccFlag(p, value);
             case "time_offset" -> EAtom.of("final");
             case "system_logger" -> value;
             case "erts_alloc", "cpu_topology", "dirty_cpu_schedulers_online", "scheduler_bind_type", "outstanding_system_requests_limit" -> value;

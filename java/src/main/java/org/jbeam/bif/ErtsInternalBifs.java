@@ -14,7 +14,10 @@ public final class ErtsInternalBifs implements BifModule {
         t.bif0("erlang", "garbage_collect", p -> EAtom.TRUE);
         t.bif1("erlang", "garbage_collect", (p, pid) -> EAtom.TRUE);
         t.bif2("erlang", "garbage_collect", (p, pid, o) -> EAtom.TRUE);
-        t.bif1("erts_internal", "scheduler_wall_time", (p, on) -> EAtom.FALSE);
+        t.bif1("erts_internal", "scheduler_wall_time", (p, on) -> {
+            if (on != EAtom.TRUE && on != EAtom.FALSE) throw ErlangException.badarg();
+            return p.vm.threadTimes.setWallTime(on == EAtom.TRUE) ? EAtom.TRUE : EAtom.FALSE;
+        });
         // Whether the node of a pid handles unicode io requests: always, for local pids.
         t.bif1("net_kernel", "dflag_unicode_io", (p, pid) -> EAtom.TRUE);
         // +pc: the range of characters io_lib considers printable (erl's default is latin1).

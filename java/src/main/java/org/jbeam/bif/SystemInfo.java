@@ -128,7 +128,6 @@ final class SystemInfo {
             case "wall_clock" -> sinceLast(p.vm.lastWallClockMs, upMs);
             case "reductions", "exact_reductions" -> ETuple.of(ESmall.of(p.reductionsDone), ESmall.ZERO);
             case "run_queue" -> ESmall.of(p.vm.scheduler.runQueueLength());
-            case "total_run_queue_lengths", "total_run_queue_lengths_all", "total_active_tasks", "total_active_tasks_all" -> ESmall.ZERO;
             case "context_switches" -> ETuple.of(ESmall.ZERO, ESmall.ZERO);
             case "garbage_collection" -> ETuple.of(ESmall.ZERO, ESmall.ZERO, ESmall.ZERO);
             case "io" -> ETuple.of(ETuple.of(EAtom.of("input"), ESmall.ZERO), ETuple.of(EAtom.of("output"), ESmall.ZERO));

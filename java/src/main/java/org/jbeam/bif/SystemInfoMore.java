@@ -63,20 +63,6 @@ final class SystemInfoMore {
         };
     }
 
-    /** Per-run-queue items: one entry per normal scheduler plus the dirty CPU queue (and dirty IO for *_all). */
-    static Term statistics(ErlProcess p, String item) {
-        int n = p.vm.scheduler.count();
-        return switch (item) {
-            case "active_tasks", "run_queue_lengths" -> zeros(n + 1);
-            case "active_tasks_all", "run_queue_lengths_all" -> zeros(n + 2);
-            case "scheduler_wall_time", "scheduler_wall_time_all" -> EAtom.UNDEFINED;
-            default -> null;
-        };
-    }
-
-    private static Term zeros(int k) {
-        Term r = ENil.NIL;
-        for (int i = 0; i < k; i++) r = new ECons(ESmall.ZERO, r);
-        return r;
-    }
+    /** Scheduler items (run queues, active tasks, wall time, microstate accounting): {@link SchedulerStats}. */
+    static Term statistics(ErlProcess p, String item) { return SchedulerStats.statistics(p, item); }
 }

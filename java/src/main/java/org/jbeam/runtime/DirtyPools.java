@@ -21,6 +21,8 @@ public final class DirtyPools {
     public enum Kind { CPU, IO }
 
     private final ThreadPoolExecutor cpu, io;
+    /** Set by the Runtime: where jobs report their run time while it is being counted. */
+    ThreadTimes times;
     private final AtomicInteger running = new AtomicInteger();
 
     public DirtyPools(int cpuThreads, int ioThreads) {
@@ -31,11 +33,21 @@ public final class DirtyPools {
     private static ThreadPoolExecutor pool(String prefix, int n) {
         AtomicInteger seq = new AtomicInteger(1);
         return new ThreadPoolExecutor(n, n, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, prefix + seq.getAndIncrement());
+            int i = seq.getAndIncrement();
+            Thread t = new DirtyThread(r, prefix + i, (i - 1) % n);
             t.setDaemon(true);
             return t;
         });
     }
+
+    /** A dirty thread knows its index in its pool (its scheduler id minus one, for the time statistics). */
+    private static final class DirtyThread extends Thread {
+        final int index;
+        DirtyThread(Runnable r, String name, int index) { super(r, name); this.index = index; }
+    }
+
+    /** Jobs queued (not yet running) on a pool. */
+    public int queued(Kind k) { return (k == Kind.CPU ? cpu : io).getQueue().size(); }
 
     public int threads(Kind k) { return (k == Kind.CPU ? cpu : io).getMaximumPoolSize(); }
 
@@ -71,7 +83,12 @@ public final class DirtyPools {
     public void execute(Kind kind, Runnable task) {
         (kind == Kind.CPU ? cpu : io).execute(() -> {
             running.incrementAndGet();
-            try { task.run(); } finally { running.decrementAndGet(); }
+            ThreadTimes tt = times;
+            long t0 = tt != null && tt.counting() ? System.nanoTime() : 0;
+            try { task.run(); } finally {
+                running.decrementAndGet();
+                if (t0 != 0 && Thread.currentThread() instanceof DirtyThread dt) tt.add(tt.dirtySlot(kind, dt.index), System.nanoTime() - t0);
+            }
         });
     }
 

@@ -60,10 +60,14 @@ public final class Runtime {
 
     /** Trace flags and tracer given to processes created from now on (trace(new, ...)), or null. */
     public volatile org.jbeam.trace.TraceState traceNew;
+    /** Busy time of scheduler and dirty threads (scheduler_wall_time, microstate accounting). */
+    public final ThreadTimes threadTimes;
 
     public Runtime(int schedulers, int dirtyCpu, int dirtyIo, List<Path> codePath, OutputStream stdout, OutputStream stderr,
                    InputStream stdin, List<String> args, Path otpRoot, List<BifModule> natives) {
         this.dirty = new DirtyPools(dirtyCpu, dirtyIo);
+        this.threadTimes = new ThreadTimes(schedulers, dirty.threads(DirtyPools.Kind.CPU), dirty.threads(DirtyPools.Kind.IO));
+        dirty.times = threadTimes;
         org.jbeam.jit.JitCompiler.install();
         this.nodeName = EAtom.NONODE;
         this.stdout = stdout;

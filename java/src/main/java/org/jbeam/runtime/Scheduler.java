@@ -143,7 +143,13 @@ public final class Scheduler {
                 if (p == null && SPIN_NANOS > 0) p = spin(this);
                 if (p == null) { park(this); continue; }
                 running = true;
-                runSlice(interp, p);
+                if (vm.threadTimes.counting()) {
+                    long t0 = System.nanoTime();
+                    runSlice(interp, p);
+                    vm.threadTimes.add(id - 1, System.nanoTime() - t0);
+                } else {
+                    runSlice(interp, p);
+                }
                 settleWake(this);
                 running = false;
                 if (!deferred.isEmpty()) flushDeferred(this, false);
@@ -160,6 +166,16 @@ public final class Scheduler {
     void start() { for (Worker w : workers) w.thread.start(); }
 
     public int count() { return workers.length; }
+
+    /** Processes queued on scheduler {@code i} (0-based), all priorities. */
+    public int queued(int i) {
+        int n = 0;
+        for (var q : workers[i].queues) n += q.size();
+        return n;
+    }
+
+    /** Whether scheduler {@code i} (0-based) is running a slice. */
+    public boolean busy(int i) { return workers[i].running; }
 
     void stop() {
         stopping = true;
