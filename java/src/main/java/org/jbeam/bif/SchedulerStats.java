@@ -62,7 +62,8 @@ final class SchedulerStats {
     private static Term wallTime(ErlProcess p, boolean all) {
         ThreadTimes tt = p.vm.threadTimes;
         if (!tt.wallTimeOn()) return EAtom.UNDEFINED;
-        int k = tt.schedulers() + (all ? tt.dirtyCpu() + tt.dirtyIo() : 0);
+        // As erts: normal and dirty CPU schedulers, and with _all the dirty IO ones too.
+        int k = tt.schedulers() + tt.dirtyCpu() + (all ? tt.dirtyIo() : 0);
         List<Term> out = new ArrayList<>(k);
         for (int i = 0; i < k; i++) {
             long[] bt = tt.wallTime(i);
