@@ -120,6 +120,7 @@ info_and_errors() ->
     1 = erlang:trace(P, true, [send, 'receive', procs, call, return_to, running, garbage_collection, set_on_link, {tracer, T}]),
     {flags, F} = erlang:trace_info(P, flags),
     io:format("  flags ~p~n", [lists:sort(F)]),
+    io:format("  process_info trace ~p~n", [process_info(P, trace)]),
     {tracer, T} = erlang:trace_info(P, tracer),
     io:format("  all ~p~n", [catch_it(fun() -> erlang:trace_info(P, all) end)]),
     1 = erlang:trace(P, false, [send, running, garbage_collection, return_to]),

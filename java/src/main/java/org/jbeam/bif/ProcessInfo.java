@@ -111,9 +111,9 @@ final class ProcessInfo {
             case "catchlevel" -> ESmall.of(q.catches);
             case "current_location" -> currentLocation(self, q);
             case "backtrace" -> Backtrace.of(self, q);
-            // Per-process tracing, sequential tracing and call saving are not implemented (and
-            // cannot be switched on), so these are what erts reports for a process without them.
-            case "trace" -> ESmall.ZERO;
+            case "trace" -> { var ts = q.trace; yield ESmall.of(ts == null ? 0 : org.jbeam.trace.TraceFlags.ertsWord(ts.flags())); }
+            // Sequential tracing and call saving are not implemented (and cannot be switched on), so
+            // these are what erts reports for a process without them.
             case "sequential_trace_token" -> ENil.NIL;
             case "last_calls" -> EAtom.FALSE;
             // Off-heap binaries and magic references: the JVM's collector owns these, so no process

@@ -45,6 +45,17 @@ public final class TraceFlags {
         return 0;
     }
 
+    /** erts' trace flag word bits (process_info(P, trace)), flag by flag in ORDER_BITS' order. */
+    private static final int[] ERTS_BITS = {2097152, 1048576, 4194304, 8388608, 131072, 65536, 32768, 16384, 16777216,
+            8192, 512, 256, 128, 2048, 1024, 64, 32, 16, 4, 2, 1};
+
+    /** process_info(P, trace): the flags as erts' flag word. */
+    public static long ertsWord(int flags) {
+        long w = 0;
+        for (int i = 0; i < ORDER_BITS.length; i++) if ((flags & ORDER_BITS[i]) != 0) w |= ERTS_BITS[i];
+        return w;
+    }
+
     /** The flags as trace_info lists them. */
     public static Term toList(int flags) {
         Term l = ENil.NIL;
