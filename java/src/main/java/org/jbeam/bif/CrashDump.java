@@ -11,8 +11,9 @@ import org.jbeam.runtime.Runtime;
 
 /**
  * erlang:halt(Slogan): what erts does when the node dies with a slogan — the slogan on standard
- * error, then a crash dump file ({@code $ERL_CRASH_DUMP} or {@code erl_crash.dump}). jbeam's dump
- * holds the header sections tools look for first; process and memory sections are not written yet.
+ * error, then a crash dump file ({@code $ERL_CRASH_DUMP} or {@code erl_crash.dump}): the header,
+ * =memory, one =proc section per process and the loaded-code summary (SystemDump); no =ets, =port,
+ * =atoms or module sections yet.
  */
 final class CrashDump {
     private CrashDump() {}
@@ -26,6 +27,9 @@ final class CrashDump {
                 + "Taints: \n"
                 + "Atoms: " + org.jbeam.term.EAtom.count() + "\n"
                 + "Calling Thread: scheduler:1\n"
+                + SystemDump.memory()
+                + SystemDump.procs(null, vm)
+                + "=loaded_modules\n" + SystemDump.loaded(vm)
                 + "=end\n";
         boolean ok;
         try {

@@ -35,6 +35,13 @@ final class SystemInfo {
         if (!(item instanceof EAtom a)) throw ErlangException.badarg();
         Term more = SystemInfoMore.systemInfo(p, a.name);
         if (more != null) return more;
+        switch (a.name) {
+            case "procs": return EBitString.ofUtf8(SystemDump.procs(p, p.vm));
+            case "loaded": return EBitString.ofUtf8(SystemDump.loaded(p.vm));
+            case "info": return EBitString.ofUtf8(SystemDump.info(p.vm));
+            case "allocated_areas": return SystemDump.allocatedAreas(p.vm);
+            default: break;
+        }
         int n = p.vm.scheduler.count();
         int dcpu = p.vm.dirty.threads(org.jbeam.runtime.DirtyPools.Kind.CPU), dio = p.vm.dirty.threads(org.jbeam.runtime.DirtyPools.Kind.IO);
         return switch (a.name) {
