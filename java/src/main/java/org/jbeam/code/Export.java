@@ -17,7 +17,7 @@ public final class Export {
     public volatile BifTable.Entry bif;
     /** Calls through this export while its function is interpreted (bytecode-tier hotness; racy by design). */
     public int calls;
-    /** The call-trace pattern (an org.jbeam.trace.CallPattern) of erlang:trace_pattern/3, or null (plain: read on every call). */
+    /** What erlang:trace_pattern/3 set on the function (an org.jbeam.trace.FunctionTrace), or null (plain: read on every call). */
     public Object callTrace;
 
     public Export(EAtom m, EAtom f, int arity) { this.m = m; this.f = f; this.arity = arity; }

@@ -17,8 +17,8 @@ public final class FuncInfo {
     public volatile int jitState;
     /** The moved first instruction of a native-replaced function's Erlang body (BifTable.keepErlangBody): not a function of its own. */
     public boolean keptBody;
-    /** A local call-trace pattern (an org.jbeam.trace.CallPattern), or null. */
-    public volatile Object localTrace;
+    /** What trace_pattern set on this function (an org.jbeam.trace.FunctionTrace), or null. */
+    public volatile Object trace;
     /** The index of this function's trace_entry instruction (local calls are pointed at it once traced), or 0. */
     public int traceEntry;
 

@@ -9,6 +9,7 @@ import org.jbeam.code.ReturnAddr;
 import org.jbeam.runtime.ProcessTable;
 import org.jbeam.term.*;
 import org.jbeam.trace.CallPattern;
+import org.jbeam.trace.FunctionTrace;
 import org.jbeam.trace.Tracing;
 
 /**
@@ -28,7 +29,11 @@ public final class CallTracing {
 
     /** Called by callExport when {@code e} has a pattern; returns the return address the call should push. */
     static ReturnAddr enter(Interpreter it, Export e, int arity, ReturnAddr ret) {
-        CallPattern pat = (CallPattern) e.callTrace;
+        FunctionTrace ft = (FunctionTrace) e.callTrace;
+        if (ft == null) return ret;
+        FunctionTrace.Counter n = ft.counter;
+        if (n != null) n.hit();
+        CallPattern pat = ft.external();
         if (pat == null || it.p.trace == null) return ret;
         int frame = Tracing.call(it.p, pat, e.m, e.f, it.args(arity));
         if (frame == Tracing.NO_FRAME) return ret;
@@ -54,7 +59,11 @@ public final class CallTracing {
     /** A local call of a locally traced function (its trace_entry instruction): trace as {@link #enter}, then go in. */
     static int localEntry(Interpreter it, Instr in) {
         FuncInfo f = (FuncInfo) in.o;
-        CallPattern pat = (CallPattern) f.localTrace;
+        FunctionTrace ft = (FunctionTrace) f.trace;
+        if (ft == null) return in.e;
+        FunctionTrace.Counter n = ft.counter;
+        if (n != null) n.hit();
+        CallPattern pat = ft.local;
         if (pat != null && it.p.trace != null) {
             int frame = Tracing.call(it.p, pat, f.module.name, f.name, it.args(f.arity));
             if (frame != Tracing.NO_FRAME) {
@@ -67,31 +76,39 @@ public final class CallTracing {
     }
 
     /**
-     * Points every local call of {@code f} in its module at a trace_entry instruction appended to
-     * the module's code (a new array: an interpreter holding the old one runs untraced until it
-     * next enters the module), after putting the module back to interpreted code.
+     * Points every local call of the functions {@code fs} (all of module {@code m}) at trace_entry
+     * instructions appended to the module's code, after putting the module back to interpreted
+     * code. One new array per call: an interpreter holding the old one runs untraced until it next
+     * enters the module. Functions already routed keep their trace_entry.
      */
-    public static void routeLocalCalls(FuncInfo f) {
-        BeamModule m = f.module;
+    public static void routeLocalCalls(BeamModule m, java.util.List<FuncInfo> fs) {
         synchronized (m) {
-            if (f.traceEntry != 0) return;
-            JitSupport.interpretOnly(m);
+            java.util.Map<Integer, Integer> target = new java.util.HashMap<>();
             Instr[] old = m.code;
-            Instr[] code = java.util.Arrays.copyOf(old, old.length + 1);
-            int t = old.length;
-            Instr te = new Instr(Ops.TRACE_ENTRY);
-            te.e = f.entry;
-            te.o = f;
-            te.line = old[f.entry].line;
-            code[t] = te;
+            java.util.List<Instr> added = new java.util.ArrayList<>();
+            for (FuncInfo f : fs) {
+                if (f.traceEntry != 0 || f.module != m) continue;
+                Instr te = new Instr(Ops.TRACE_ENTRY);
+                te.e = f.entry;
+                te.o = f;
+                te.line = old[f.entry].line;
+                f.traceEntry = old.length + added.size();
+                target.put(f.entry, f.traceEntry);
+                added.add(te);
+            }
+            if (added.isEmpty()) return;
+            JitSupport.interpretOnly(m);
+            old = m.code;
+            Instr[] code = java.util.Arrays.copyOf(old, old.length + added.size());
+            for (int k = 0; k < added.size(); k++) code[old.length + k] = added.get(k);
             for (int i = 0; i < old.length; i++) {
                 Instr in = old[i];
                 boolean call = in.op == org.jbeam.loader.Opcodes.CALL || in.op == org.jbeam.loader.Opcodes.CALL_LAST
                         || in.op == org.jbeam.loader.Opcodes.CALL_ONLY;
-                if (call && in.b == f.entry) { code[i] = copy(in); code[i].b = t; }
-                else if (in.op == Ops.MOVE_XY_XX_CALL && in.e == f.entry) { code[i] = copy(in); code[i].e = t; }
+                Integer t;
+                if (call && (t = target.get(in.b)) != null) { code[i] = copy(in); code[i].b = t; }
+                else if (in.op == Ops.MOVE_XY_XX_CALL && (t = target.get(in.e)) != null) { code[i] = copy(in); code[i].e = t; }
             }
-            f.traceEntry = t;
             m.code = code;
         }
     }

@@ -17,8 +17,10 @@ final class BootProgress {
     static final EAtom INIT = EAtom.of("init");
     private static final EAtom PROGRESS = EAtom.of("progress"), STARTED = EAtom.of("started");
 
-    static void observe(Term msg) {
-        if (msg instanceof ETuple t && t.arity() == 3 && t.get(1) == PROGRESS && t.get(2) == STARTED)
+    static void observe(Runtime vm, Term msg) {
+        if (msg instanceof ETuple t && t.arity() == 3 && t.get(1) == PROGRESS && t.get(2) == STARTED) {
             JitSupport.booting(false);
+            vm.code.bootFinished();
+        }
     }
 }

@@ -120,6 +120,7 @@ public final class CodeServer {
         }
         current.put(m.name, m);
         missing.remove(m.name);
+        org.jbeam.trace.OnLoadTrace.installed(vm, m);
         if (org.jbeam.interp.JitSupport.EAGER) org.jbeam.interp.JitSupport.compileAll(m);
     }
 
@@ -157,6 +158,7 @@ public final class CodeServer {
                 // code server (through error_handler), which runs the on_load protocol.
                 if (m.onLoadPc >= 0) return false;
                 install(m);
+                tellCodeServer(name, file);
                 return true;
             } catch (LoadError | IOException ex) {
                 vm.warn("jbeam: loading " + file + " failed: " + ex.getMessage());
@@ -165,6 +167,37 @@ public final class CodeServer {
             }
         }
     }
+
+    /**
+     * A module loaded here rather than by OTP's code server (an autoload on first call) is entered
+     * in the code server's table of loaded modules, as its own loading would have done, so that
+     * code:is_loaded/1, code:which/1 and code:all_loaded/0 know it. Modules autoloaded during the
+     * boot, before the code server has its table, are entered when the boot script has finished
+     * ({@link #bootFinished}) or at the next autoload after that.
+     */
+    private void tellCodeServer(EAtom name, Path file) {
+        unannounced.add(ETuple.of(name, org.jbeam.bif.IoLists.stringToCharlist(file.toAbsolutePath().normalize().toString())));
+        announce();
+    }
+
+    /** init's boot script has run: the code server is up. */
+    void bootFinished() { synchronized (this) { announce(); } }
+
+    private void announce() {
+        if (unannounced.isEmpty() || !(vm.registry.whereis(CODE_SERVER) instanceof EPid cs)) return;
+        for (org.jbeam.ets.EtsTable t : org.jbeam.ets.EtsTables.of(vm).all()) {
+            if (!t.named && t.name == CODE_TABLE && cs.equals(t.owner) && !t.isDeleted()) {
+                t.insert(unannounced.toArray(new Term[0]));
+                unannounced.clear();
+                return;
+            }
+        }
+    }
+
+    /** {Module, File} of autoloaded modules not yet in the code server's table (guarded by this). */
+    private final List<Term> unannounced = new ArrayList<>();
+
+    private static final EAtom CODE_TABLE = EAtom.of("code");
 
     public Path find(EAtom name) {
         String fn = name.name + ".beam";

@@ -60,6 +60,8 @@ public final class Runtime {
 
     /** Trace flags and tracer given to processes created from now on (trace(new, ...)), or null. */
     public volatile org.jbeam.trace.TraceState traceNew;
+    /** trace_pattern(on_load, ...): an org.jbeam.trace.OnLoadTrace for modules loaded from now on, or null. */
+    public volatile Object traceOnLoad;
     /** Busy time of scheduler and dirty threads (scheduler_wall_time, microstate accounting). */
     public final ThreadTimes threadTimes;
 
@@ -105,7 +107,7 @@ public final class Runtime {
             case EPid pid when pid.node != nodeName -> dist.send(from, pid, msg);
             case EPid pid -> sendTo(pid, msg);
             case EAtom name -> {
-                if (name == BootProgress.INIT) BootProgress.observe(msg);
+                if (name == BootProgress.INIT) BootProgress.observe(this, msg);
                 Term t = registry.whereis(name);
                 if (t == null) throw ErlangException.badarg();
                 sendUntraced(from, t, msg);

@@ -132,6 +132,8 @@ public final class TraceBifs implements BifModule {
         } else if (what == NEW || what == NEW_PROCESSES || what == NEW_PORTS) {
             if (item != FLAGS && item != TRACER) throw ErlangException.badarg();
             ts = what == NEW_PORTS ? null : p.vm.traceNew;
+        } else if (what == EAtom.of("on_load")) {
+            return OnLoadTrace.info(p.vm, item);
         } else if (what instanceof ETuple mfa && mfa.arity() == 3) {
             return TracePatternBif.traceInfo(p, mfa, item);
         } else {

@@ -17,57 +17,110 @@ import org.jbeam.term.*;
  * matching function of a loaded module, which the interpreter's external-call path reads
  * (interp.CallTracing): {@code M:F(...)}, apply, funs of exported functions. A {@code local} pattern
  * also goes on the function itself, and the module's local calls of it are pointed at a
- * trace_entry instruction (the module then stays interpreted). Not traced: BIFs, calls of local
- * funs; the {@code meta}, {@code call_count} and {@code call_time} flags and the {@code on_load}
- * spec are refused with badarg.
+ * trace_entry instruction (the module then stays interpreted). {@code call_count} counts local
+ * and external calls the same way. Not traced: BIFs, calls of local funs; the {@code meta} and
+ * {@code call_time} flags and the {@code on_load} spec are refused with badarg.
  */
 final class TracePatternBif {
     private TracePatternBif() {}
 
     private static final EAtom UNDERSCORE = EAtom.of("_"), GLOBAL = EAtom.of("global"), LOCAL = EAtom.of("local"),
+            CALL_COUNT = EAtom.of("call_count"), ON_LOAD = EAtom.of("on_load"),
             RESTART = EAtom.of("restart"), PAUSE = EAtom.of("pause");
 
     static Term traceInfo(ErlProcess p, ETuple mfa, Term item) {
         if (!(mfa.get(0) instanceof EAtom m) || !(mfa.get(1) instanceof EAtom f) || !(mfa.get(2) instanceof ESmall a))
             throw ErlangException.badarg();
-        Export e = p.vm.exports.find(m, f, (int) a.value);
-        CallPattern pat = e == null ? null : (CallPattern) e.callTrace;
-        if (pat == null && p.vm.code.current(m) instanceof BeamModule bm && bm.function(f, (int) a.value) instanceof FuncInfo fi)
-            pat = (CallPattern) fi.localTrace;
-        return CallTraceInfo.info(pat, item);
+        FunctionTrace ft = null;
+        if (p.vm.code.current(m) instanceof BeamModule bm && bm.function(f, (int) a.value) instanceof FuncInfo fi)
+            ft = (FunctionTrace) fi.trace;
+        return CallTraceInfo.info(ft, item);
     }
 
     static Term tracePattern(ErlProcess p, Term mfa, Term spec, Term flags) {
-        boolean local = false;
+        boolean local = false, callCount = false;
         Term l = flags;
         while (l instanceof ECons c) {
             if (c.head == GLOBAL) local = false;
             else if (c.head == LOCAL) local = true;
+            else if (c.head == CALL_COUNT) callCount = true;
             else throw ErlangException.badarg();
             l = c.tail;
         }
         if (l != ENil.NIL) throw ErlangException.badarg();
+        if (mfa == ON_LOAD) {
+            if (callCount) {
+                if (!(spec == EAtom.TRUE || spec == EAtom.FALSE || spec == PAUSE || spec == RESTART)) throw TraceBifs.badarg("call_count");
+                if (spec == EAtom.TRUE || spec == EAtom.FALSE) OnLoadTrace.set(p.vm, null, false, spec == EAtom.TRUE);
+            } else if (spec != PAUSE && spec != RESTART) {
+                OnLoadTrace.set(p.vm, pattern(p, spec, local), true, null);
+            }
+            return ESmall.ZERO;
+        }
         if (!(mfa instanceof ETuple t) || t.arity() != 3) throw ErlangException.badarg();
         Term m = t.get(0), f = t.get(1), a = t.get(2);
         if (!(m instanceof EAtom) || !(f instanceof EAtom) || !(a == UNDERSCORE || a instanceof ESmall)) throw ErlangException.badarg();
         // Wildcards only from the right: {M, '_', '_'} or {'_', '_', '_'}.
         if (f == UNDERSCORE && a != UNDERSCORE || m == UNDERSCORE && f != UNDERSCORE) throw ErlangException.badarg();
-        CallPattern pat = pattern(p, spec, local);
-        if (spec == PAUSE || spec == RESTART) return ESmall.of(matching(p, m, f, a, local).size()); // call_count/call_time only
-        int n = 0;
-        for (FuncInfo fi : matching(p, m, f, a, local)) {
-            n++;
-            Export e = p.vm.exports.find(fi.module.name, fi.name, fi.arity);
-            boolean exported = e != null && e.module == fi.module && e.bif == null;
-            if (exported) e.callTrace = pat;
-            if (pat != null && pat.local()) {
-                fi.localTrace = pat;
-                org.jbeam.interp.CallTracing.routeLocalCalls(fi);
-            } else {
-                fi.localTrace = null;
-            }
+        if (callCount) {
+            if (!(spec == EAtom.TRUE || spec == EAtom.FALSE || spec == PAUSE || spec == RESTART)) throw TraceBifs.badarg("call_count");
+            List<FuncInfo> fs = matching(p, m, f, a, true);
+            for (FuncInfo fi : fs) countCalls(p, fi, spec);
+            route(fs);
+            return ESmall.of(fs.size());
         }
-        return ESmall.of(n);
+        // pause and restart act on call counters (and call_time) only.
+        if (spec == PAUSE || spec == RESTART) return ESmall.of(matching(p, m, f, a, local).size());
+        CallPattern pat = pattern(p, spec, local);
+        List<FuncInfo> fs = matching(p, m, f, a, local);
+        for (FuncInfo fi : fs) {
+            FunctionTrace ft = traceOf(fi);
+            if (local) {
+                ft.local = pat;
+                if (pat != null) ft.global = null;
+            } else {
+                ft.global = pat;
+                // A global pattern replaces the local breakpoints (local pattern and call counter), as in erts.
+                if (pat != null) { ft.local = null; ft.counter = null; }
+            }
+            publish(p, fi, ft);
+        }
+        if (local) route(fs);
+        return ESmall.of(fs.size());
+    }
+
+    private static void countCalls(ErlProcess p, FuncInfo fi, Term spec) {
+        FunctionTrace ft = traceOf(fi);
+        FunctionTrace.Counter c = ft.counter;
+        if (spec == EAtom.FALSE) ft.counter = null;
+        else if (spec == PAUSE) { if (c != null) c.paused = true; }
+        else if (spec == EAtom.TRUE || c == null) { ft.counter = new FunctionTrace.Counter(); ft.global = null; }
+        else { c.calls.set(0); c.paused = false; } // restart
+        publish(p, fi, ft);
+    }
+
+    private static FunctionTrace traceOf(FuncInfo fi) {
+        synchronized (fi) {
+            if (fi.trace instanceof FunctionTrace ft) return ft;
+            FunctionTrace ft = new FunctionTrace();
+            fi.trace = ft;
+            return ft;
+        }
+    }
+
+    /** Puts the function's trace state on its export (or takes it off when nothing is left). */
+    private static void publish(ErlProcess p, FuncInfo fi, FunctionTrace ft) {
+        Export e = p.vm.exports.find(fi.module.name, fi.name, fi.arity);
+        if (e != null && e.module == fi.module && e.bif == null) e.callTrace = ft.isEmpty() ? null : ft;
+    }
+
+    /** Points the local calls of the functions that now need it at their trace_entry, one code copy per module. */
+    private static void route(List<FuncInfo> fs) {
+        java.util.Map<BeamModule, List<FuncInfo>> byModule = new java.util.LinkedHashMap<>();
+        for (FuncInfo fi : fs)
+            if (fi.trace instanceof FunctionTrace ft && ft.needsLocalCalls() && fi.traceEntry == 0)
+                byModule.computeIfAbsent(fi.module, k -> new ArrayList<>()).add(fi);
+        byModule.forEach(org.jbeam.interp.CallTracing::routeLocalCalls);
     }
 
     /** The functions of loaded modules {M, F, A} names: exported ones, or all with {@code local}. */
