@@ -15,10 +15,10 @@ import org.jbeam.runtime.Runtime;
  * =memory, one =proc section per process and the loaded-code summary (SystemDump); no =ets, =port,
  * =atoms or module sections yet.
  */
-final class CrashDump {
+public final class CrashDump {
     private CrashDump() {}
 
-    static void write(Runtime vm, String slogan) {
+    public static void write(Runtime vm, String slogan) {
         String name = System.getenv().getOrDefault("ERL_CRASH_DUMP", "erl_crash.dump");
         String text = "=erl_crash_dump:0.5\n"
                 + ZonedDateTime.now().format(DateTimeFormatter.ofPattern("EEE MMM d HH:mm:ss yyyy", java.util.Locale.ENGLISH)) + "\n"

@@ -28,18 +28,29 @@ final class ArgsExpansion {
         // As erlexec: the command line is used as it is unless something must be merged into it.
         if (af.isBlank() && f.isBlank() && zf.isBlank() && !argsFile) return List.of(argv);
         List<String> head = new ArrayList<>(), extra = new ArrayList<>();
-        add(tokens(af), head, extra, 0);
+        add(envTokens(af), head, extra, 0);
         add(List.of(argv), head, extra, 0);
         // erlexec separates the command line from the variables' flags with "--" (init then
         // counts what follows it as plain arguments, up to the next flag).
         if (argv.length > 0) head.add("--");
-        add(tokens(f), head, extra, 0);
-        add(tokens(zf), head, extra, 0);
+        add(envTokens(f), head, extra, 0);
+        add(envTokens(zf), head, extra, 0);
         if (!extra.isEmpty()) {
             head.add("-extra");
             head.addAll(extra);
         }
         return head;
+    }
+
+    /**
+     * A variable's arguments end with "--", as erlexec adds them: a flag terminator, or, after the
+     * variable's own -extra, a plain argument (ERL_AFLAGS="-extra a" gives the plain arguments a, --).
+     */
+    private static List<String> envTokens(String value) {
+        if (value.isBlank()) return List.of();
+        List<String> t = new ArrayList<>(tokens(value));
+        t.add("--");
+        return t;
     }
 
     /** Appends {@code args} to {@code head}, expanding -args_file, and what follows -extra to {@code extra}. */

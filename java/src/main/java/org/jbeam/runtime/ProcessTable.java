@@ -110,6 +110,18 @@ public final class ProcessTable {
     /** Makes a process spawned with {@code hold} runnable. */
     public void release(ErlProcess p) { vm.scheduler.enqueue(p); }
 
+    private static final EAtom INIT = EAtom.of("init");
+
+    /**
+     * init is one of erts' system processes: when it dies the node goes down, with the reason as
+     * the crash dump's slogan and exit status 1 (a bad -eval/-run argument list crashes init in
+     * prepare_run_args, for instance).
+     */
+    private void systemProcessDied(ErlProcess p, Term reason) {
+        org.jbeam.bif.CrashDump.write(vm, "System process " + TermPrinter.display(p.pid) + " terminated: " + TermPrinter.display(reason));
+        vm.halt(1);
+    }
+
     /** Terminates {@code p} with {@code reason}: notify links and monitors, release everything. */
     public void exit(ErlProcess p, Term reason) {
         List<EPid> links;
@@ -117,6 +129,7 @@ public final class ProcessTable {
         synchronized (p) {
             if (p.status.get() == ErlProcess.EXITED) return;
             if (p.trace != null) org.jbeam.trace.Tracing.exited(p, reason);
+            if (p.registeredName == INIT && reason != EAtom.NORMAL) systemProcessDied(p, reason);
             p.status.set(ErlProcess.EXITED);
             p.exitReason = reason;
             links = new ArrayList<>(p.links);

@@ -49,6 +49,8 @@ class CommandLineTest {
                 List.of("-noshell", "-pa", DIR, "-run", "cli_args", "stop"),
                 List.of("-noshell", "-pa", DIR, "-s", "cli_args", "main", "-s", "init", "stop"),
                 List.of("-noshell", "-eval", "erlang:halt(\"custom slogan\")."),
+                // Plain arguments after -eval's expression crash init (prepare_run_args): the node goes down, status 1.
+                List.of("-noshell", "-eval", "io:format(\"no~n\"), halt().", "p1", "p2"),
                 List.of("-noshell", "-env", "JBEAM_T", "v1", "-eval", "io:format(\"~p~n\", [os:getenv(\"JBEAM_T\")]), halt()."),
                 List.of("-noshell", "+S", "1", "-eval", "io:format(\"~p~n\", [erlang:system_info(schedulers)]), halt()."));
     }
