@@ -86,6 +86,17 @@ public final class Interpreter {
         }
     }
 
+    /**
+     * The scheduler found no work and is about to sleep: drop the terms its x registers still hold
+     * from the processes it ran. Nothing else overwrites them while it sleeps, and a stale
+     * register kept, for instance, a dead process's NIF resource reachable, so its destructor
+     * waited for that scheduler's next process (differential nif_resource_life, ADR 0031).
+     */
+    public void idle() {
+        java.util.Arrays.fill(x, null);
+        binFailCause = null;
+    }
+
     void setCode(BeamModule m) {
         mod = m;
         code = m.code;
