@@ -25,6 +25,16 @@ JBEAM_JVM_OPTS=(
   # about a second on them at boot while the workload's hot code waits in its queue (ADR 0024).
   -XX:CompileCommand=quiet -XX:CompileCommand=MaxNodeLimit,org.jbeam.loader.*::*,2000
   -XX:CompileCommand=MaxNodeLimit,org.jbeam.jit.*::*,2000 -XX:CompileCommand=MaxNodeLimit,jdk.internal.classfile.impl.*::*,2000
+  # A NIF call from compiled Erlang is inlined into the caller whole, down to the downcall (ADR 0031):
+  # C2 refuses to inline a callee it has already compiled on its own into more than InlineSmallCode
+  # bytes, and whether these had been depended on what ran first.
+  -XX:CompileCommand=inline,org.jbeam.interp.JitNif::call* -XX:CompileCommand=inline,org.jbeam.bif.LoadNif\$NifBif::apply
+  -XX:CompileCommand=inline,org.jbeam.nif.NifFunction::call0 -XX:CompileCommand=inline,org.jbeam.nif.NifFunction::call1
+  -XX:CompileCommand=inline,org.jbeam.nif.NifFunction::call2 -XX:CompileCommand=inline,org.jbeam.nif.NifFunction::call3
+  -XX:CompileCommand=inline,org.jbeam.nif.NifFunction::immediates
+  -XX:CompileCommand=inline,org.jbeam.nif.NifCallContext::acquire -XX:CompileCommand=inline,org.jbeam.nif.NifCallContext::selfId
+  -XX:CompileCommand=inline,org.jbeam.nif.NifCallContext::callImm -XX:CompileCommand=inline,org.jbeam.nif.NifCallContext::decode
+  -XX:CompileCommand=inline,org.jbeam.nif.NifCallContext::releaseLocal
   -Djbeam.nativeDir="$here/target/native"
 )
 # Young generation at most 512 MB (ParallelGC would grow it to a third of the heap, 2 GB on a 24 GB

@@ -86,6 +86,17 @@ public final class Interpreter {
         }
     }
 
+    /**
+     * The scheduler found no work and is about to sleep: drop the terms its x registers still hold
+     * from the processes it ran. Nothing else overwrites them while it sleeps, and a stale
+     * register kept, for instance, a dead process's NIF resource reachable, so its destructor
+     * waited for that scheduler's next process (differential nif_resource_life, ADR 0031).
+     */
+    public void idle() {
+        java.util.Arrays.fill(x, null);
+        binFailCause = null;
+    }
+
     void setCode(BeamModule m) {
         mod = m;
         code = m.code;
@@ -468,13 +479,23 @@ public final class Interpreter {
                 default -> ((Bif.N) fn).apply(p, args(arity));
             };
         } catch (ErlangException ex) {
-            if (ex.frameModule == null && ex.stacktrace == null && !ex.noNativeFrame) {   // as invokeNative
-                BifTable.Entry e = (BifTable.Entry) body.o;
-                ex.frameModule = e.module(); ex.frameFunction = e.name(); ex.frameArgs = ECons.of(args(arity));
-            }
-            ex.skipCurrentFrame = ret == null;
-            throw ex;
+            throw nifFailed(ex, body, arity, ret);
         }
+        return nifReturned(r, ret, pc);
+    }
+
+    /** A NIF called in place raised {@code ex}: its frame is the NIF's (shared with JitNif's calls). */
+    ErlangException nifFailed(ErlangException ex, Instr body, int arity, ReturnAddr ret) {
+        if (ex.frameModule == null && ex.stacktrace == null && !ex.noNativeFrame) {   // as invokeNative
+            BifTable.Entry e = (BifTable.Entry) body.o;
+            ex.frameModule = e.module(); ex.frameFunction = e.name(); ex.frameArgs = ECons.of(args(arity));
+        }
+        ex.skipCurrentFrame = ret == null;
+        return ex;
+    }
+
+    /** A NIF called in place returned {@code r} (a term or a Trap); returns the next pc. */
+    int nifReturned(Term r, ReturnAddr ret, int pc) {
         if (r instanceof Trap t) return trap(t, ret, pc);
         x[0] = r;
         return ret != null ? pc : doReturn();

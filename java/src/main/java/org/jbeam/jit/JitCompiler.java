@@ -302,11 +302,15 @@ public final class JitCompiler implements JitSupport.Compiler {
                 case CALL_ONLY -> { call(pc, in.b, in.a, false); return; }
                 case CALL_EXT, CALL_EXT_LAST, CALL_EXT_ONLY -> {
                     if (in.op == CALL_EXT_LAST) e.addSp(-in.c);
-                    c.aload(IT); data.load(c, in.o, CD_EXPORT);
-                    c.loadConstant(in.a);
-                    if (in.op == CALL_EXT) { retObj(pc); } else c.aconst_null();
-                    c.loadConstant(next);
-                    c.invokevirtual(CD_INTERP, "callExport", MethodTypeDesc.of(CD_int, CD_EXPORT, CD_int, CD_RA, CD_int));
+                    Instr nif = NifCallSite.nifBody(in);
+                    if (nif != null) NifCallSite.emit(this, pc, in, nif);
+                    else {
+                        c.aload(IT); data.load(c, in.o, CD_EXPORT);
+                        c.loadConstant(in.a);
+                        if (in.op == CALL_EXT) { retObj(pc); } else c.aconst_null();
+                        c.loadConstant(next);
+                        c.invokevirtual(CD_INTERP, "callExport", MethodTypeDesc.of(CD_int, CD_EXPORT, CD_int, CD_RA, CD_int));
+                    }
                     if (in.op == CALL_EXT) continueOrCall(next); else continueOrDispatch(next);
                     return;
                 }

@@ -64,10 +64,16 @@ final class NifCallContext {
         if (proc == null || (it = proc.interpreter) == null || it.thread != Thread.currentThread()) return acquire();
         NifCallContext c = (NifCallContext) it.nifSpare;
         if (c != null) it.nifSpare = null;
-        else if ((c = POOL.poll()) == null) c = new NifCallContext();
+        else c = pooled();
         c.owner = it.thread;
         c.slot = it;
         return c;
+    }
+
+    /** A context from the shared pool or a new one (out of line: acquire is inlined into every compiled NIF call site, ADR 0031). */
+    private static NifCallContext pooled() {
+        NifCallContext c = POOL.poll();
+        return c != null ? c : new NifCallContext();
     }
 
     static NifCallContext acquire() {

@@ -141,7 +141,7 @@ public final class Scheduler {
                 if (p == null) p = steal(this);
                 if (p == null && !deferred.isEmpty()) flushDeferred(this, true);
                 if (p == null && SPIN_NANOS > 0) p = spin(this);
-                if (p == null) { park(this); continue; }
+                if (p == null) { interp.idle(); park(this); continue; }
                 running = true;
                 if (vm.threadTimes.counting()) {
                     long t0 = System.nanoTime();
