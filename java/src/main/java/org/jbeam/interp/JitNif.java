@@ -22,10 +22,13 @@ import org.jbeam.term.Term;
 public final class JitNif {
     private JitNif() {}
 
-    /** The export still leads to {@code body} (the NIF's CALL_NATIVE), as when the caller was compiled. */
+    /**
+     * The export still leads to {@code body} (the NIF's CALL_NATIVE), as when the caller was
+     * compiled, and carries no trace pattern (a traced or counted call goes through callExport).
+     */
     static boolean still(Export e, Instr body) {
         BeamModule m;
-        return e.bif == null && (m = e.module) != null && m.code[e.pc] == body;
+        return e.bif == null && e.callTrace == null && (m = e.module) != null && m.code[e.pc] == body;
     }
 
     static int call0(Interpreter it, Bif.F0 fn, Instr body, ReturnAddr ret, int pc) {
