@@ -43,7 +43,7 @@ public final class Interpreter {
     Term[] stk;
     int sp;
 
-    public Interpreter(Runtime vm, int schedulerId) { this.vm = vm; this.schedulerId = schedulerId; }
+    public Interpreter(Runtime vm, int schedulerId) { this.vm = vm; this.schedulerId = schedulerId; JitEntry.init(); }
 
     /** The thread this interpreter belongs to, and a per-thread slot of org.jbeam.nif (its spare call context, ADR 0026). */
     public final Thread thread = Thread.currentThread();
@@ -295,7 +295,7 @@ public final class Interpreter {
                         if (r != BitSyntax.NEXT) pc = r;
                     }
                     case Ops.JIT_ENTER -> {
-                        pc = ((CompiledFunction) in.o).run(this, pc - 1);
+                        pc = JitEntry.enter(in.o, this, pc - 1);
                         if (pc == LEAVE) return leaveOutcome;
                     }
                     case Ops.IS_EQ_EXACT_XI -> { pin(); if (!(x[in.a] instanceof ESmall s) || s.value != in.f) pc = in.e; }

@@ -23,6 +23,20 @@ final class SlowOps {
     }
 
     /** {@code ==} with the small-integer case inline. */
+    /*
+     * Type tests of the is_* instructions without a type profile. C2 compiles an instanceof from
+     * the types that bytecode has seen: a test that had only seen, say, tuples became "class is
+     * ETuple?" plus a trap, and the first other type made this whole method (35 kB of code)
+     * deoptimise and compile again, 0.5–1.5 s of C2's single thread while a program warms up
+     * (JFR jdk.Deoptimization: class_check at IS_REFERENCE, IS_PORT, IS_FUNCTION). An intrinsic
+     * Class.isInstance with a constant class is the same subtype test, minus the speculation
+     * (ADR 0032).
+     */
+    static boolean isa(Class<?> c, Term t) { return c.isInstance(t); }
+
+    /** {@code t instanceof EBitString} without a type profile (EBitString is final). */
+    static boolean isBits(Term t) { return t != null && t.getClass() == EBitString.class; }
+
     static boolean eq(Term a, Term b) {
         return a instanceof ESmall s && b instanceof ESmall t ? s.value == t.value : TermOrder.eq(a, b);
     }
@@ -75,15 +89,15 @@ final class SlowOps {
             case INIT_YREGS -> { Interpreter.pin(); for (int r : (int[]) in.o) it.put(r, ENil.NIL); }
             case IS_EQ -> { Interpreter.pin(); if (!eq(it.get(in.a), it.get(in.b))) return in.e; }
             case IS_NE -> { Interpreter.pin(); if (eq(it.get(in.a), it.get(in.b))) return in.e; }
-            case IS_FLOAT -> { Interpreter.pin(); if (!(it.get(in.a) instanceof EFloat)) return in.e; }
-            case IS_NUMBER -> { Interpreter.pin(); if (!(it.get(in.a) instanceof ENumber)) return in.e; }
-            case IS_PID -> { Interpreter.pin(); if (!(it.get(in.a) instanceof EPid)) return in.e; }
-            case IS_REFERENCE -> { Interpreter.pin(); if (!(it.get(in.a) instanceof ERef)) return in.e; }
-            case IS_PORT -> { Interpreter.pin(); if (!(it.get(in.a) instanceof EPort)) return in.e; }
-            case IS_BINARY -> { Interpreter.pin(); if (!(it.get(in.a) instanceof EBitString b) || !b.isBinaryAligned()) return in.e; }
-            case IS_BITSTR -> { Interpreter.pin(); if (!(it.get(in.a) instanceof EBitString)) return in.e; }
-            case IS_MAP -> { Interpreter.pin(); if (!(it.get(in.a) instanceof EMap)) return in.e; }
-            case IS_FUNCTION -> { Interpreter.pin(); if (!(it.get(in.a) instanceof EFun)) return in.e; }
+            case IS_FLOAT -> { Interpreter.pin(); if (!isa(EFloat.class, it.get(in.a))) return in.e; }
+            case IS_NUMBER -> { Interpreter.pin(); if (!isa(ENumber.class, it.get(in.a))) return in.e; }
+            case IS_PID -> { Interpreter.pin(); if (!isa(EPid.class, it.get(in.a))) return in.e; }
+            case IS_REFERENCE -> { Interpreter.pin(); if (!isa(ERef.class, it.get(in.a))) return in.e; }
+            case IS_PORT -> { Interpreter.pin(); if (!isa(EPort.class, it.get(in.a))) return in.e; }
+            case IS_BINARY -> { Interpreter.pin(); Term t = it.get(in.a); if (!isBits(t) || !((EBitString) t).isBinaryAligned()) return in.e; }
+            case IS_BITSTR -> { Interpreter.pin(); if (!isBits(it.get(in.a))) return in.e; }
+            case IS_MAP -> { Interpreter.pin(); if (!isa(EMap.class, it.get(in.a))) return in.e; }
+            case IS_FUNCTION -> { Interpreter.pin(); if (!isa(EFun.class, it.get(in.a))) return in.e; }
             case IS_FUNCTION2 -> { Interpreter.pin(); if (!Interpreter.isFunction2(it.get(in.a), it.get(in.b))) return in.e; }
             case IS_BOOLEAN -> { Interpreter.pin(); Term t = it.get(in.a); if (t != EAtom.TRUE && t != EAtom.FALSE) return in.e; }
             case SELECT_TUPLE_ARITY -> { Interpreter.pin(); return ((SelectTable) in.o).selectTupleArity(it.get(in.a), in.e); }

@@ -31,9 +31,10 @@ final class DirectCall {
 
     /**
      * The PC local holds the pc a non-tail call just entered (in {@code it.code}, not LEAVE):
-     * run it here when it is compiled, then dispatch on the result; otherwise return the pc.
+     * run it here when it is compiled, then continue at {@code back} (the call's return point in
+     * this method, or -1) or dispatch on the result; otherwise return the pc.
      */
-    static void emit(JitCompiler.Body b) {
+    static void emit(JitCompiler.Body b, int back) {
         CodeBuilder c = b.c;
         Label notRun = c.newLabel(), start = c.newLabel(), end = c.newLabel(), handler = c.newLabel();
         c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int);
@@ -47,6 +48,13 @@ final class DirectCall {
         c.invokevirtual(CD_CF, "run", RUN);
         c.labelBinding(end);
         nesting(c, -1);
+        // The callee normally returns to this call's return point: jump straight there. That
+        // label lies after this code, so the jump is a forward one; going through the dispatch
+        // switch at the top of the method would be a backward jump, which HotSpot counts as a
+        // loop iteration: a function making many calls (gen_server:handle_msg/6) then got an
+        // on-stack-replacement compile by C2 before its normal one, two compiles of a large
+        // method instead of one (ADR 0032).
+        if (back >= 0) { c.istore(Body.PC); b.jumpIfStillHere(back); c.iload(Body.PC); }
         b.toPcOnStack();
         // Anything thrown through (a Preempt from a helper, an internal error): restore the count.
         c.labelBinding(handler);

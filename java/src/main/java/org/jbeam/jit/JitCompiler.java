@@ -243,7 +243,7 @@ public final class JitCompiler implements JitSupport.Compiler {
         }
 
         /** Jumps to {@code next} when the pc in PC is it and the interpreter is still in this module. */
-        private void jumpIfStillHere(int next) {
+        void jumpIfStillHere(int next) {
             if (!inside(next)) return;
             Label slow = c.newLabel();
             c.iload(PC); c.loadConstant(next); c.if_icmpne(slow);
@@ -269,7 +269,7 @@ public final class JitCompiler implements JitSupport.Compiler {
             c.istore(PC);
             jumpIfStillHere(next);
             c.iload(PC); c.loadConstant(Integer.MIN_VALUE); c.if_icmpeq(leave);
-            DirectCall.emit(this);
+            DirectCall.emit(this, next);
         }
 
         void jump(int target) {
@@ -480,7 +480,8 @@ public final class JitCompiler implements JitSupport.Compiler {
             }
             if (pushReturn && !inside(target) && DirectCall.ENABLED) {
                 c.loadConstant(target); c.istore(PC);
-                DirectCall.emit(this);
+                ReturnAddr ra = code[pc].ret;
+                DirectCall.emit(this, ra != null && ra.module == f.module ? ra.pc : -1);
             } else jump(target);
         }
 
