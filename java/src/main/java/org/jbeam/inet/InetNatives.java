@@ -27,6 +27,67 @@ public final class InetNatives implements BifModule {
         t.bif3(M, "recv0", InetNatives::recv0);
         t.bif3(M, "recvfrom0", InetNatives::recvfrom0);
         InetOptNatives.register(t);
+        t.bif2("gen_tcp", "send", InetNatives::genTcpSend);
+        t.keepErlangBody("gen_tcp", "send", 2);
+        t.bif2("gen_tcp", "recv", InetNatives::genTcpRecv2);
+        t.keepErlangBody("gen_tcp", "recv", 2);
+        t.bif3("gen_tcp", "recv", InetNatives::genTcpRecv3);
+        t.keepErlangBody("gen_tcp", "recv", 3);
+    }
+
+    // ---- gen_tcp:send/2, recv/2, recv/3 (ADR 0033) ----
+
+    private static final EAtom GEN_TCP = EAtom.of("gen_tcp"), INET_TCP = EAtom.of("inet_tcp"), INET6_TCP = EAtom.of("inet6_tcp"),
+            INFINITY = EAtom.of("infinity");
+
+    /**
+     * The driver of a tcp_inet port that gen_tcp would hand to inet_tcp or inet6_tcp (its port data, which
+     * inet_db:lookup_socket reads), else null. For such a port gen_tcp:send(S, P) is
+     * inet_tcp:send(S, P) = prim_inet:send(S, P, []) and gen_tcp:recv(S, L[, T]) is prim_inet:recv0(S, L, T'):
+     * a chain of three Erlang calls, an apply, port_get_data and a try per packet, which the echo
+     * benchmark's round trip made four times. Anything else (a closed port, a '$inet' socket tuple,
+     * local_tcp, another module registered for the port) runs gen_tcp's own Erlang body.
+     */
+    private static TcpIo plainTcp(ErlProcess p, Term s) {
+        if (!(s instanceof EPort)) return null;
+        Ports.Port pt = p.vm.ports.get(s);
+        if (pt == null || pt.isClosed() || !(pt.driver instanceof TcpIo tcp)) return null;
+        Term d = pt.data;
+        return d == INET_TCP || d == INET6_TCP ? tcp : null;
+    }
+
+    private static Term genTcpBody(ErlProcess p, String fa, Term... args) {
+        org.jbeam.code.BeamModule m = p.vm.code.current(GEN_TCP);
+        org.jbeam.code.Export x = m == null || m.erlangBodies == null ? null : m.erlangBodies.get(fa);
+        if (x == null) throw new IllegalStateException("gen_tcp:" + fa + " has no Erlang body");
+        return org.jbeam.interp.Trap.call(x, args);
+    }
+
+    private static Term genTcpSend(ErlProcess p, Term s, Term data) {
+        TcpIo tcp = plainTcp(p, s);
+        if (tcp == null) return genTcpBody(p, "send/2", s, data);
+        byte[] bytes;
+        try {
+            bytes = IoData.toBytes(data);
+        } catch (ErlangException e) {
+            return einval();      // prim_inet:send's answer to bad iodata
+        }
+        return tcp.sendDirect(p, bytes, false);
+    }
+
+    private static Term genTcpRecv2(ErlProcess p, Term s, Term length) {
+        TcpIo tcp = plainTcp(p, s);
+        if (tcp == null || !(length instanceof ESmall n) || n.value < 0 || n.value > Integer.MAX_VALUE)
+            return genTcpBody(p, "recv/2", s, length);
+        return tcp.recvDirect(p, (int) n.value, -1);
+    }
+
+    private static Term genTcpRecv3(ErlProcess p, Term s, Term length, Term time) {
+        TcpIo tcp = plainTcp(p, s);
+        int ms = time == INFINITY ? -1 : time instanceof ESmall t && t.value >= 0 && t.value <= Integer.MAX_VALUE ? (int) t.value : -2;
+        if (tcp == null || ms == -2 || !(length instanceof ESmall n) || n.value < 0 || n.value > Integer.MAX_VALUE)
+            return genTcpBody(p, "recv/3", s, length, time);
+        return tcp.recvDirect(p, (int) n.value, ms);
     }
 
     private static Term einval() { return ETuple.of(EAtom.ERROR, EAtom.of("einval")); }

@@ -161,6 +161,7 @@ public final class PollRing {
         thread = Thread.ofPlatform().daemon(true).name("jbeam-inet-uring").unstarted(() -> {
             Object r;
             try { r = setUp(entries); } catch (RuntimeException e) { r = e; }
+            if (r instanceof String flags) r = flags + schedPolicy();
             init.complete(r);
             if (r instanceof String) run();
         });
@@ -191,6 +192,22 @@ public final class PollRing {
         }
         if (rc < 0) throw new IllegalStateException("io_uring_queue_init_params: " + Errno.name(-rc));
         return names[used];
+    }
+
+    /**
+     * The ring thread runs SCHED_BATCH (-Djbeam.inet.ringPolicy=batch, the default, or other): a batch
+     * thread does not preempt the running thread when it is woken. Every packet written to a socket
+     * whose receive or poll is armed wakes this thread from inside the writer's write(2); as a normal
+     * thread it then preempted the writer (a scheduler thread) at the return from that syscall on a
+     * busy machine, one context switch per packet, and ran one completion per wake. As a batch thread
+     * it runs when a CPU is free (an idle one at once, a busy one at the writer's next sleep or tick)
+     * and reaps the completions of many packets per wake (ADR 0033). Called on the ring thread.
+     */
+    private static String schedPolicy() {
+        String p = System.getProperty("jbeam.inet.ringPolicy", "batch");
+        if (!p.equals("batch")) return "";
+        int rc = Libc.schedSetSchedulerSelf(Libc.SCHED_BATCH);
+        return rc == 0 ? ", SCHED_BATCH" : ", SCHED_BATCH refused: " + Errno.name(-rc);
     }
 
     /** The setup flags the kernel accepted (for the log line). */

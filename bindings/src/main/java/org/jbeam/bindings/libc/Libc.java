@@ -66,6 +66,7 @@ public final class Libc {
     private static final class GETSOCKNAME { static final MethodHandle H = e("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS)); }
     private static final class EVENTFD { static final MethodHandle H = e("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT)); }
     private static final class EVENTFD_WRITE { static final MethodHandle H = e("eventfd_write", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG)); }
+    private static final class SCHED_SETSCHEDULER { static final MethodHandle H = e("sched_setscheduler", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS)); }
     private static final class STRERROR { static final MethodHandle H = h("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT)); }
     // critical: neither calls back into Java nor blocks for long
     private static final class MALLOC { static final MethodHandle H = h("malloc", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), Linker.Option.critical(false)); }
@@ -175,6 +176,21 @@ public final class Libc {
         MemorySegment st = STATE.get();
         try { return ret(st, (int) EVENTFD_WRITE.H.invokeExact(st, fd, value)); } catch (Throwable t) { throw rethrow(t); }
     }
+    /** Scheduling policies of {@code sched_setscheduler(2)} (Linux). */
+    public static final int SCHED_OTHER = 0, SCHED_BATCH = 3, SCHED_IDLE = 5;
+
+    /**
+     * {@code sched_setscheduler(0, policy, {0})}: sets the calling thread's policy (Linux applies a
+     * pid of 0 to the calling thread, not the process). 0 or -errno.
+     */
+    public static int schedSetSchedulerSelf(int policy) {
+        MemorySegment st = STATE.get();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment param = a.allocate(JAVA_INT);
+            return ret(st, (int) SCHED_SETSCHEDULER.H.invokeExact(st, 0, policy, param));
+        } catch (Throwable t) { throw rethrow(t); }
+    }
+
     /** {@code strerror(errnum)} (errnum positive). */
     public static String strerror(int errnum) {
         try { return ((MemorySegment) STRERROR.H.invokeExact(errnum)).reinterpret(Long.MAX_VALUE).getString(0); }
