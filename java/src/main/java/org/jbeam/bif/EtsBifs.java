@@ -112,20 +112,14 @@ public final class EtsBifs implements BifModule {
 
     // ---- table access ----
 
-    private static final EAtom ERL_STDLIB_ERRORS = EAtom.of("erl_stdlib_errors"), CAUSE = EAtom.of("cause"),
-            MODULE = EAtom.of("module");
+    private static final EAtom ERL_STDLIB_ERRORS = EAtom.of("erl_stdlib_errors");
 
     /**
      * badarg with the cause erts gives ets's BIFs (type, id, access, badkey, already_exists…), which
      * erl_stdlib_errors turns into the shell's explanation ("the table identifier does not refer
      * to an existing ETS table").
      */
-    public static ErlangException badarg(String cause) {
-        ErlangException e = ErlangException.badarg();
-        e.errorInfo = ECons.of(ETuple.of(EAtom.ERROR_INFO,
-                EMap.of(new Term[] {CAUSE, MODULE}, new Term[] {EAtom.of(cause), ERL_STDLIB_ERRORS})));
-        return e;
-    }
+    public static ErlangException badarg(String cause) { return ErlangException.badarg(cause, ERL_STDLIB_ERRORS); }
 
     /** The live table {@code id} names (no access check); badarg when none. */
     static EtsTable table(ErlProcess p, Term id) {

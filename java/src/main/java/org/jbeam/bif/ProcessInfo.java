@@ -50,6 +50,12 @@ final class ProcessInfo {
         return ECons.of(l);
     }
 
+    /**
+     * Nominal sizes of a process (words of heap, bytes of memory): jbeam's processes have no heaps
+     * of their own, so these are a fresh erts process's (also in system_info(procs), SystemDump).
+     */
+    static final int NOMINAL_HEAP_WORDS = 233, NOMINAL_MEMORY = 2_800;
+
     private static Term item(ErlProcess self, ErlProcess q, EAtom a) {
         Term v = switch (a.name) {
             case "registered_name" -> q.registeredName;
@@ -90,10 +96,10 @@ final class ProcessInfo {
             case "error_handler" -> EAtom.of("error_handler");
             case "priority" -> q.priority;
             case "group_leader" -> q.groupLeader;
-            case "total_heap_size", "heap_size" -> ESmall.of(233);
+            case "total_heap_size", "heap_size" -> ESmall.of(NOMINAL_HEAP_WORDS);
             case "stack_size" -> ESmall.of(Math.max(q.sp, 1));
             case "reductions" -> ESmall.of(q.reductionsDone);
-            case "memory" -> ESmall.of(2_800);
+            case "memory" -> ESmall.of(NOMINAL_MEMORY);
             case "garbage_collection" -> ECons.of(ETuple.of(EAtom.of("max_heap_size"), q.gc.maxHeapSizeTerm()),
                     ETuple.of(EAtom.of("min_bin_vheap_size"), ESmall.of(q.gc.minBinVheapSize)),
                     ETuple.of(EAtom.of("min_heap_size"), ESmall.of(q.gc.minHeapSize)),

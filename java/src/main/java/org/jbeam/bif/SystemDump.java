@@ -43,9 +43,9 @@ final class SystemDump {
         sb.append("Link list: [").append(String.join(", ", links)).append("]\n");
         sb.append("Reductions: ").append(q.reductionsDone).append('\n');
         // Nominal heap figures (see class comment): a fresh erts process's.
-        sb.append("Stack+heap: 233\nOldHeap: 0\nHeap unused: 0\nOldHeap unused: 0\n");
+        sb.append("Stack+heap: ").append(ProcessInfo.NOMINAL_HEAP_WORDS).append("\nOldHeap: 0\nHeap unused: 0\nOldHeap unused: 0\n");
         sb.append("BinVHeap: 0\nOldBinVHeap: 0\nBinVHeap unused: 46422\nOldBinVHeap unused: 46422\n");
-        sb.append("Memory: ").append(2_800).append('\n');
+        sb.append("Memory: ").append(ProcessInfo.NOMINAL_MEMORY).append('\n');
         if (q == self || q.status() == ErlProcess.WAITING) {
             sb.append("Stack dump:\n");
             if (Backtrace.of(self, q) instanceof EBitString b) sb.append(new String(b.toByteArray(), java.nio.charset.StandardCharsets.UTF_8));
@@ -83,8 +83,7 @@ final class SystemDump {
         long code = 0;
         int modules = 0;
         for (EAtom n : vm.code.loaded()) if (vm.code.current(n) instanceof BeamModule m) { code += codeSize(m); modules++; }
-        long exports = 0;
-        for (var ignored : vm.exports.all()) exports++;
+        long exports = vm.exports.size();
         return ECons.of(
                 area("sys_misc", 58_000), area("static", 527_312),
                 ETuple.of(EAtom.of("atom_space"), ESmall.of(atoms * 24), ESmall.of(atoms * 20)),

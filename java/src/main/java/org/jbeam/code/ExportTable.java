@@ -41,4 +41,6 @@ public final class ExportTable {
     public Export find(EAtom m, EAtom f, int arity) { return map.get(new Key(m, f, arity)); }
 
     public Iterable<Export> all() { return map.values(); }
+
+    public int size() { return map.size(); }
 }

@@ -43,6 +43,11 @@ public final class CallTracing {
         if (body.op == Ops.CALL_NATIVE && body.c == Ops.NATIVE_NIF) return ret; // runs in place: no frame to return through
         if (ret != null) it.push(ret);
         it.pushTerm(ETuple.of(e.m, e.f, ESmall.of(arity)));
+        return frameAddr(frame);
+    }
+
+    /** The return address of a return-trace frame ({@link Tracing#RETURN_FRAME} or {@link Tracing#EXCEPTION_FRAME}). */
+    private static ReturnAddr frameAddr(int frame) {
         return frame == Tracing.EXCEPTION_FRAME ? EXCEPTION_TRACE_ADDR : RETURN_TRACE_ADDR;
     }
 
@@ -69,7 +74,7 @@ public final class CallTracing {
             if (frame != Tracing.NO_FRAME) {
                 // The caller's continuation (if any) is already on the stack: the frame goes above it.
                 it.pushTerm(ETuple.of(f.module.name, f.name, ESmall.of(f.arity)));
-                it.push(frame == Tracing.EXCEPTION_FRAME ? EXCEPTION_TRACE_ADDR : RETURN_TRACE_ADDR);
+                it.push(frameAddr(frame));
             }
         }
         return in.e;

@@ -32,22 +32,20 @@ public final class Exceptions {
         ErlProcess p = it.p;
         if (ex.stacktrace == null) ex.stacktrace = buildTrace(it, ex, pc, in);
         p.lastException = ex;
-        if (p.trace != null) CallTracing.unwinding(it, ex, catchIndex(it));
-        if (p.catches > 0) {
+        int c = catchIndex(it);
+        if (p.trace != null) CallTracing.unwinding(it, ex, c);
+        if (c >= 0) {
             Term[] s = it.stk;
-            for (int i = it.sp - 1; i >= 0; i--) {
-                if (s[i] instanceof CatchTag ct) {
-                    int frameTop = i + 1 + ct.yIndex;
-                    for (int j = frameTop; j < it.sp; j++) s[j] = null;
-                    it.sp = frameTop;
-                    it.x[0] = NON_VALUE;
-                    it.x[1] = ex.cls;
-                    it.x[2] = ex.reason;
-                    it.x[3] = new RawStack(ex.cls, ex.stacktrace);
-                    it.setCode(ct.module);
-                    return ct.pc;
-                }
-            }
+            CatchTag ct = (CatchTag) s[c];
+            int frameTop = c + 1 + ct.yIndex;
+            for (int j = frameTop; j < it.sp; j++) s[j] = null;
+            it.sp = frameTop;
+            it.x[0] = NON_VALUE;
+            it.x[1] = ex.cls;
+            it.x[2] = ex.reason;
+            it.x[3] = new RawStack(ex.cls, ex.stacktrace);
+            it.setCode(ct.module);
+            return ct.pc;
         }
         it.exit(exitReason(ex));
         return -1;

@@ -50,6 +50,14 @@ public final class ErlangException extends RuntimeException {
     public static ErlangException exit(Term reason) { return new ErlangException(EXIT, reason); }
     public static ErlangException thrown(Term reason) { return new ErlangException(EAtom.THROW, reason); }
     public static ErlangException badarg() { return error(EAtom.BADARG); }
+
+    /** badarg whose error_info names a {@code cause} for {@code module} (erl_erts_errors, erl_stdlib_errors) to explain. */
+    public static ErlangException badarg(String cause, EAtom module) {
+        ErlangException e = badarg();
+        e.errorInfo = ECons.of(ETuple.of(EAtom.ERROR_INFO,
+                EMap.of(new Term[] {EAtom.of("cause"), EAtom.of("module")}, new Term[] {EAtom.of(cause), module})));
+        return e;
+    }
     public static ErlangException badarith() { return error(EAtom.BADARITH); }
     public static ErlangException systemLimit() { return error(EAtom.SYSTEM_LIMIT); }
     public static ErlangException badmap(Term t) { return error(ETuple.of(EAtom.BADMAP, t)); }

@@ -185,7 +185,7 @@ public final class Scheduler {
     /** Total processes waiting in run queues (statistics(run_queue)). */
     public int runQueueLength() {
         int n = 0;
-        for (Worker w : workers) for (var q : w.queues) n += q.size();
+        for (int i = 0; i < workers.length; i++) n += queued(i);
         return n;
     }
 

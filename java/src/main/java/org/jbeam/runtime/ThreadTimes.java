@@ -16,6 +16,8 @@ public final class ThreadTimes {
     private final AtomicLongArray busy;
     private final long[] wallBase, msaccBase, msaccFrozen;
     private volatile boolean wallTime, msacc;
+    /** wallTime || msacc, kept by the setters: the one flag a scheduler reads per slice. */
+    private volatile boolean counting;
     private long wallStart, msaccStart, msaccStop;
 
     ThreadTimes(int schedulers, int dirtyCpu, int dirtyIo) {
@@ -30,7 +32,7 @@ public final class ThreadTimes {
     }
 
     /** True while either statistic is on (the threads then time their work). */
-    public boolean counting() { return wallTime || msacc; }
+    public boolean counting() { return counting; }
 
     void add(int slot, long nanos) { if (slot >= 0 && slot < busy.length()) busy.addAndGet(slot, nanos); }
 
@@ -44,6 +46,7 @@ public final class ThreadTimes {
             wallStart = System.nanoTime();
         }
         wallTime = on;
+        counting = wallTime || msacc;
         return was;
     }
 
@@ -58,6 +61,7 @@ public final class ThreadTimes {
             }
             default -> { resetMsacc(); if (!msacc) { msaccStop = msaccStart; System.arraycopy(msaccBase, 0, msaccFrozen, 0, msaccBase.length); } }
         }
+        counting = wallTime || msacc;
         return was;
     }
 

@@ -16,8 +16,8 @@ public final class TraceBifs implements BifModule {
             PROCESSES = EAtom.of("processes"), EXISTING = EAtom.of("existing"),
             EXISTING_PROCESSES = EAtom.of("existing_processes"), NEW = EAtom.of("new"),
             NEW_PROCESSES = EAtom.of("new_processes"), PORTS = EAtom.of("ports"), EXISTING_PORTS = EAtom.of("existing_ports"),
-            NEW_PORTS = EAtom.of("new_ports"), TRACE_DELIVERED = EAtom.of("trace_delivered"), CAUSE = EAtom.of("cause"),
-            BADOPT = EAtom.of("badopt"), ERL_ERTS_ERRORS = EAtom.of("erl_erts_errors");
+            NEW_PORTS = EAtom.of("new_ports"), TRACE_DELIVERED = EAtom.of("trace_delivered"),
+            ERL_ERTS_ERRORS = EAtom.of("erl_erts_errors");
 
     @Override public void register(BifTable t) {
         t.bif3("erlang", "trace", TraceBifs::trace);
@@ -97,7 +97,6 @@ public final class TraceBifs implements BifModule {
                 if (cur != null && !tracer.equals(cur.tracer())) return false;
                 now |= flags;
             } else {
-                tracer = cur == null ? null : cur.tracer();
                 now &= ~flags;
             }
             q.trace = now == 0 ? null : new TraceState(now, on ? tracer : cur.tracer());
@@ -133,7 +132,7 @@ public final class TraceBifs implements BifModule {
             if (item != FLAGS && item != TRACER) throw ErlangException.badarg();
             ts = what == NEW_PORTS ? null : p.vm.traceNew;
         } else if (what == EAtom.of("on_load")) {
-            return OnLoadTrace.info(p.vm, item);
+            return CallTraceInfo.onLoad(p.vm.traceOnLoad instanceof OnLoadTrace ol ? ol : null, item);
         } else if (what instanceof ETuple mfa && mfa.arity() == 3) {
             return TracePatternBif.traceInfo(p, mfa, item);
         } else {
@@ -146,10 +145,5 @@ public final class TraceBifs implements BifModule {
     static ErlangException badopt() { return badarg("badopt"); }
 
     /** badarg with erts' error_info cause (erl_erts_errors explains it). */
-    static ErlangException badarg(String cause) {
-        ErlangException e = ErlangException.badarg();
-        e.errorInfo = ECons.of(ETuple.of(EAtom.ERROR_INFO, EMap.of(new Term[] {CAUSE, EAtom.of("module")},
-                new Term[] {EAtom.of(cause), ERL_ERTS_ERRORS})));
-        return e;
-    }
+    static ErlangException badarg(String cause) { return ErlangException.badarg(cause, ERL_ERTS_ERRORS); }
 }

@@ -48,9 +48,10 @@ final class TracePatternBif {
             l = c.tail;
         }
         if (l != ENil.NIL) throw ErlangException.badarg();
+        if (callCount && !(spec == EAtom.TRUE || spec == EAtom.FALSE || spec == PAUSE || spec == RESTART))
+            throw TraceBifs.badarg("call_count");
         if (mfa == ON_LOAD) {
             if (callCount) {
-                if (!(spec == EAtom.TRUE || spec == EAtom.FALSE || spec == PAUSE || spec == RESTART)) throw TraceBifs.badarg("call_count");
                 if (spec == EAtom.TRUE || spec == EAtom.FALSE) OnLoadTrace.set(p.vm, null, false, spec == EAtom.TRUE);
             } else if (spec != PAUSE && spec != RESTART) {
                 OnLoadTrace.set(p.vm, pattern(p, spec, local), true, null);
@@ -63,7 +64,6 @@ final class TracePatternBif {
         // Wildcards only from the right: {M, '_', '_'} or {'_', '_', '_'}.
         if (f == UNDERSCORE && a != UNDERSCORE || m == UNDERSCORE && f != UNDERSCORE) throw ErlangException.badarg();
         if (callCount) {
-            if (!(spec == EAtom.TRUE || spec == EAtom.FALSE || spec == PAUSE || spec == RESTART)) throw TraceBifs.badarg("call_count");
             List<FuncInfo> fs = matching(p, m, f, a, true);
             for (FuncInfo fi : fs) countCalls(p, fi, spec);
             route(fs);
