@@ -38,7 +38,8 @@ public final class CrashDump {
         } catch (IOException e) {
             ok = false;
         }
-        vm.writeStderr((slogan + "\n\nCrash dump is being written to: " + name + "..." + (ok ? "done" : "failed") + "\n")
+        // erts writes these lines with CRLF, whatever stderr is.
+        vm.writeStderr((slogan + "\r\n\r\nCrash dump is being written to: " + name + "..." + (ok ? "done" : "failed") + "\r\n")
                 .getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -168,7 +168,10 @@ public final class EtsBifs implements BifModule {
 
     private static Term giveAway(ErlProcess p, Term tab, Term pid, Term data) {
         EtsTable t = table(p, tab);
-        if (!(pid instanceof EPid to) || !t.owner.equals(p.pid) || to.equals(p.pid) || !EtsTables.alive(to)) throw ErlangException.badarg();
+        if (!(pid instanceof EPid to)) throw ErlangException.badarg();
+        if (!t.owner.equals(p.pid)) throw badarg("not_owner");
+        if (to.equals(p.pid)) throw badarg("owner");
+        if (!EtsTables.alive(to)) throw ErlangException.badarg();
         EtsTables.of(p.vm).transfer(t, to, data);
         return EAtom.TRUE;
     }

@@ -81,6 +81,8 @@ public final class TermPrinter {
             case ESmall s -> sb.append(s.value);
             case EBig b -> sb.append(b.value);
             case EFloat f -> sb.append(FloatFormat.shortest(f.value));
+            // erts' printer (display) leaves reserved words such as fun and or unquoted.
+            case EAtom a when display && RESERVED.contains(a.name) -> sb.append(a.name);
             case EAtom a -> atom(sb, a);
             case ENil n -> sb.append("[]");
             case ECons c -> {
