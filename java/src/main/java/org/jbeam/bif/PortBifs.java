@@ -111,7 +111,9 @@ public final class PortBifs implements BifModule {
             return p.vm.ports.openFd(p, (int) in.value, (int) out.value, binary, eof, !outOnly);
         if (name instanceof ETuple t && t.arity() == 2 && (t.get(0) == SPAWN_DRIVER || t.get(0) == SPAWN)) {
             String drv = IoLists.charlistToString(t.get(1));
-            EPort port = drv == null ? null : org.jbeam.inet.InetDrivers.open(p, drv);
+            EPort port = drv == null ? null
+                    : drv.equals("ram_file_drv") ? org.jbeam.file.RamFileDriver.open(p, binary)
+                    : org.jbeam.inet.InetDrivers.open(p, drv);
             if (port != null) return port;
             if (t.get(0) == SPAWN) {
                 // An atom names the command too ({spawn, foo} runs foo), as in erts.
