@@ -11,7 +11,7 @@ import org.jbeam.term.*;
  * (OTP's own preloaded modules), which boots OTP from its boot script and then runs the
  * {@code -s}/{@code -run}/{@code -eval} of the command line.
  */
-final class Boot {
+public final class Boot {
     private Boot() {}
 
     static void start(Runtime vm) {
@@ -27,7 +27,7 @@ final class Boot {
     }
 
     /** Boot arguments as erts hands them to init:boot/1: erlexec's own flags, then the user's. */
-    static List<String> bootArgs(Runtime vm) {
+    public static List<String> bootArgs(Runtime vm) {
         List<String> l = new ArrayList<>();
         if (vm.otpRoot != null) {
             l.addAll(List.of("-root", vm.otpRoot.toString(), "-bindir",
@@ -35,6 +35,18 @@ final class Boot {
         }
         l.addAll(List.of("-progname", "erl", "--", "-home", System.getProperty("user.home"), "--"));
         l.addAll(vm.args);
+        return l;
+    }
+
+    /**
+     * system_info(emu_args): the emulator's argument vector as erlexec starts beam.smp, the
+     * program first (the installed OTP's beam.smp: jbeam stands in for it), then the boot arguments.
+     */
+    public static List<String> emuArgs(Runtime vm) {
+        List<String> l = new ArrayList<>();
+        l.add(vm.otpRoot == null ? "jbeam" : vm.otpRoot.resolve("erts-" + ertsVersion(vm.otpRoot)).resolve("bin").resolve("beam.smp").toString());
+        l.add("--");
+        l.addAll(bootArgs(vm));
         return l;
     }
 

@@ -8,6 +8,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 
 import org.jbeam.runtime.Runtime;
+import org.jbeam.term.Term;
 
 /**
  * erlang:halt(Slogan): what erts does when the node dies with a slogan — the slogan on standard
@@ -24,7 +25,7 @@ public final class CrashDump {
                 + ZonedDateTime.now().format(DateTimeFormatter.ofPattern("EEE MMM d HH:mm:ss yyyy", java.util.Locale.ENGLISH)) + "\n"
                 + "Slogan: " + slogan + "\n"
                 + "System version: Erlang/OTP " + SystemInfo.OTP_RELEASE + " [erts-" + SystemInfo.ERTS_VERSION + "] [jbeam]\n"
-                + "Taints: \n"
+                + "Taints: " + taintList() + "\n"
                 + "Atoms: " + org.jbeam.term.EAtom.count() + "\n"
                 + "Calling Thread: scheduler:1\n"
                 + SystemDump.memory()
@@ -41,5 +42,14 @@ public final class CrashDump {
         // erts writes these lines with CRLF, whatever stderr is.
         vm.writeStderr((slogan + "\r\n\r\nCrash dump is being written to: " + name + "..." + (ok ? "done" : "failed") + "\r\n")
                 .getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String taintList() {
+        StringBuilder sb = new StringBuilder();
+        for (Term t = LoadNif.taints(); t instanceof org.jbeam.term.ECons c; t = c.tail) {
+            if (sb.length() > 0) sb.append(',');
+            sb.append(((org.jbeam.term.EAtom) c.head).name);
+        }
+        return sb.toString();
     }
 }

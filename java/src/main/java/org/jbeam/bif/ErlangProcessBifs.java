@@ -102,7 +102,7 @@ public final class ErlangProcessBifs implements BifModule {
         ProcessDictionary.register(t);
     }
 
-    private static final EAtom ERROR_INFO = EAtom.ERROR_INFO;
+    private static final EAtom ERROR_INFO = EAtom.ERROR_INFO, ERL_ERTS_ERRORS = EAtom.of("erl_erts_errors");
     private static final EAtom MQD = EAtom.of("message_queue_data"), SAVE_CALLS = EAtom.of("save_calls");
     private static final EAtom NOCONNECT = EAtom.of("noconnect"), NOSUSPEND = EAtom.of("nosuspend");
 
@@ -483,10 +483,6 @@ public final class ErlangProcessBifs implements BifModule {
             p.priority = a;
             return old;
         }
-        // Node monitoring subscriptions (net_kernel:monitor_nodes): no distribution yet, so no events;
-        // the result is the number of subscriptions the call replaces.
-        if (flag == EAtom.of("monitor_nodes") || (flag instanceof ETuple ft && ft.arity() == 2 && ft.get(0) == EAtom.of("monitor_nodes")))
-            return ESmall.ZERO;
         if (flag instanceof EAtom a) {
             switch (a.name) {
                 case "min_heap_size", "min_bin_vheap_size", "max_heap_size", "fullsweep_after" -> {
@@ -512,10 +508,20 @@ public final class ErlangProcessBifs implements BifModule {
                     p.sensitive = value == EAtom.TRUE;
                     return EAtom.of(old);
                 }
-                case "save_calls" -> { return saveCalls(p, value); }
+                case "save_calls" -> {
+                    if (!validSaveCalls(value)) throw ErlangException.badarg("none", ERL_ERTS_ERRORS);
+                    return saveCalls(p, value);
+                }
+                case "error_handler" -> {
+                    if (!(value instanceof EAtom h)) throw ErlangException.badarg();
+                    EAtom old = p.errorHandler;
+                    p.errorHandler = h;
+                    return old;
+                }
                 default -> {}
             }
         }
-        throw ErlangException.badarg();
+        // A flag erts does not know at all (as opposed to a bad value for a known one).
+        throw ErlangException.badarg("badopt", ERL_ERTS_ERRORS);
     }
 }

@@ -69,8 +69,19 @@ final class LoadNif {
             mod.code[fi.entry] = n;
         }
         INSTANCES.put(mod, nif);
+        TAINTS.add(mod.name);
         p.vm.code.onPurge = LoadNif::purged;
         return EAtom.OK;
+    }
+
+    /**
+     * system_info(taints): the modules whose dynamically loaded NIF library has tainted the
+     * emulator, in load order, never removed (as erts_add_taint).
+     */
+    private static final java.util.Set<EAtom> TAINTS = java.util.Collections.synchronizedSet(new java.util.LinkedHashSet<>());
+
+    static Term taints() {
+        synchronized (TAINTS) { return ECons.of(new java.util.ArrayList<Term>(TAINTS)); }
     }
 
     /** The library instance each module version loaded (by identity: BeamModule keeps Object's equals). */

@@ -93,7 +93,7 @@ final class ProcessInfo {
                 yield ECons.of(l);
             }
             case "trap_exit" -> EAtom.of(q.trapExit);
-            case "error_handler" -> EAtom.of("error_handler");
+            case "error_handler" -> q.errorHandler;
             case "priority" -> q.priority;
             case "group_leader" -> q.groupLeader;
             case "total_heap_size", "heap_size" -> ESmall.of(NOMINAL_HEAP_WORDS);

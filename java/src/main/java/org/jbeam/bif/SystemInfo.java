@@ -32,6 +32,14 @@ final class SystemInfo {
             if (k.name.equals("cpu_topology") && v.name.equals("defined")) return EAtom.UNDEFINED;
             if (k.name.equals("cpu_topology") && (v.name.equals("detected") || v.name.equals("used"))) return CpuTopology.detected();
         }
+        // No erts allocator is enabled here (memory is the JVM heap and malloc): erts answers false
+        // for a disabled allocator, and badarg for a name it does not know.
+        if (item instanceof ETuple tu && tu.arity() == 2 && (tu.get(0) == EAtom.of("allocator") || tu.get(0) == EAtom.of("allocator_sizes"))) {
+            Term known = SystemInfoMore.systemInfo(p, "alloc_util_allocators");
+            if (tu.get(1) == EAtom.of("sys_alloc") || tu.get(1) == EAtom.of("mseg_alloc")) return EAtom.FALSE;
+            for (Term t = known; t instanceof ECons c; t = c.tail) if (c.head == tu.get(1)) return EAtom.FALSE;
+            throw ErlangException.badarg();
+        }
         if (!(item instanceof EAtom a)) throw ErlangException.badarg();
         Term more = SystemInfoMore.systemInfo(p, a.name);
         if (more != null) return more;
@@ -62,7 +70,7 @@ final class SystemInfo {
             case "atom_count" -> ESmall.of(EAtom.count());
             case "atom_limit" -> ESmall.of(EAtom.MAX_ATOMS);
             case "ets_limit" -> ESmall.of(8192);
-            case "ets_count" -> ESmall.of(0);
+            case "ets_count" -> ESmall.of(org.jbeam.ets.EtsTables.of(p.vm).all().size());
             case "wordsize" -> ESmall.of(8);
             case "endian" -> EAtom.of("little");
             case "os_type" -> ETuple.of(EAtom.of("unix"), EAtom.of("linux"));

@@ -32,6 +32,17 @@ final class SystemInfoMore {
         int n = p.vm.scheduler.count();
         return switch (item) {
             case "delayed_node_table_gc" -> ESmall.of(60);
+            case "lock_checking", "lock_counting" -> EAtom.FALSE;
+            case "taints" -> LoadNif.taints();
+            case "cpu_quota" -> a("unknown");
+            case "emu_args" -> {
+                java.util.List<Term> l = new java.util.ArrayList<>();
+                for (String s : org.jbeam.api.Boot.emuArgs(p.vm)) l.add(IoLists.stringToCharlist(s));
+                yield ECons.of(l);
+            }
+            // Memory comes from the JVM's heap and glibc's malloc; none of erts' alloc_util allocators is enabled.
+            case "allocator" -> ETuple.of(a("glibc"), glibcVersion(), ENil.NIL, ENil.NIL);
+            case "ethread_info" -> ENil.NIL;
             case "dist" -> EBitString.ofLatin1("=node:'" + p.vm.thisNode.name + "'\n" + (p.vm.dist.alive() ? "" : "=no_distribution\n"));
             case "dynamic_trace" -> a("none");
             case "dynamic_trace_probes", "port_parallelism", "ets_always_compress" -> EAtom.FALSE;
@@ -64,5 +75,23 @@ final class SystemInfoMore {
     }
 
     /** Scheduler items (run queues, active tasks, wall time, microstate accounting): {@link SchedulerStats}. */
+    /** {@code [Major, Minor]} of the C library the JVM runs on (gnu_get_libc_version). */
+    private static Term glibcVersion() {
+        try {
+            var linker = java.lang.foreign.Linker.nativeLinker();
+            var f = linker.defaultLookup().find("gnu_get_libc_version");
+            if (f.isPresent()) {
+                var h = linker.downcallHandle(f.get(), java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.ADDRESS));
+                String v = ((java.lang.foreign.MemorySegment) h.invokeExact()).reinterpret(64).getString(0);
+                java.util.List<Term> parts = new java.util.ArrayList<>();
+                for (String x : v.split("\\.")) if (x.matches("\\d+")) parts.add(ESmall.of(Long.parseLong(x)));
+                return ECons.of(parts);
+            }
+        } catch (Throwable e) {
+            // no glibc (musl): an empty version list
+        }
+        return ENil.NIL;
+    }
+
     static Term statistics(ErlProcess p, String item) { return SchedulerStats.statistics(p, item); }
 }

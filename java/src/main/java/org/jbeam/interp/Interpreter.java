@@ -421,7 +421,9 @@ public final class Interpreter {
         }
         BeamModule m = e.module;
         if (m == null) {
-            vm.code.autoload(e);
+            // jbeam autoloads where erts' default error_handler would ask the code server; a
+            // process with its own error handler leaves that to the handler, as in erts.
+            if (p.errorHandler == ErlProcess.DEFAULT_ERROR_HANDLER) vm.code.autoload(e);
             m = e.module;
             if (m == null) {
                 if (e.bif != null) return callExport(e, arity, ret, pc);

@@ -132,6 +132,11 @@ public final class CodeServer {
      * code server itself, nor the error handler), else null: the runtime raises undef itself.
      */
     public Export errorHandler(ErlProcess caller, Export missing) {
+        if (caller.errorHandler != ErlProcess.DEFAULT_ERROR_HANDLER) {
+            // A process's own handler (process_flag(error_handler, M)) must be loaded already, as in erts.
+            Export h = vm.exports.get(caller.errorHandler, UNDEFINED_FUNCTION, 3);
+            return h.module != null ? h : null;
+        }
         if (missing.m == ERROR_HANDLER || !current.containsKey(ERROR_HANDLER)) return null;
         Term cs = vm.registry.whereis(CODE_SERVER);
         if (!(cs instanceof org.jbeam.term.EPid csPid) || csPid.equals(caller.pid)) return null;

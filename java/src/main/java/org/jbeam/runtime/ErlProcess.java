@@ -52,6 +52,9 @@ public final class ErlProcess {
     public EPid parent;
     public boolean sensitive;
     public volatile int saveCalls;
+    /** process_flag(error_handler, M): the module whose undefined_function/3 handles calls to undefined functions. */
+    public EAtom errorHandler = DEFAULT_ERROR_HANDLER;
+    public static final EAtom DEFAULT_ERROR_HANDLER = EAtom.of("error_handler");
     /** erlang:suspend_process: suspender → count; null when not suspended (guarded by this). */
     public Map<EPid, Integer> suspendedBy;
     /** Processes this one has suspended (guarded by this process's lock); released when it exits. */
