@@ -188,8 +188,9 @@ public final class Interpreter {
                     case CALL_EXT -> { pin(); pc = callExport((Export) in.o, in.a, in.ret, pc); if (pc == LEAVE) return leaveOutcome; }
                     case CALL_EXT_LAST -> { pin(); sp -= in.c; pc = callExport((Export) in.o, in.a, null, pc); if (pc == LEAVE) return leaveOutcome; }
                     case CALL_EXT_ONLY -> { pin(); pc = callExport((Export) in.o, in.a, null, pc); if (pc == LEAVE) return leaveOutcome; }
-                    case CALL_FUN2 -> { pin(); pc = callFun(get(in.b), in.a, in.ret, pc); if (pc == LEAVE) return leaveOutcome; }
-                    case CALL_FUN -> { pin(); pc = callFun(x[in.a], in.a, in.ret, pc); if (pc == LEAVE) return leaveOutcome; }
+                    // c: the frame a tail call drops (0 for a body call; the loader sets ret null and c).
+                    case CALL_FUN2 -> { pin(); Term f = get(in.b); sp -= in.c; pc = callFun(f, in.a, in.ret, pc); if (pc == LEAVE) return leaveOutcome; }
+                    case CALL_FUN -> { pin(); sp -= in.c; pc = callFun(x[in.a], in.a, in.ret, pc); if (pc == LEAVE) return leaveOutcome; }
                     case RETURN -> { pin();
                         ReturnAddr ra = (ReturnAddr) stk[--sp];
                         stk[sp] = null;

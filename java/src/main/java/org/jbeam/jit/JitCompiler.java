@@ -315,13 +315,16 @@ public final class JitCompiler implements JitSupport.Compiler {
                     return;
                 }
                 case CALL_FUN2, CALL_FUN -> {
+                    boolean tail = in.ret == null; // call_fun + deallocate + return (see Operands)
                     c.aload(IT);
                     if (in.op == CALL_FUN2) e.get(in.b); else e.loadX(in.a);
+                    if (tail) e.addSp(-in.c);
                     c.loadConstant(in.a);
-                    retObj(pc);
+                    if (tail) c.aconst_null(); else retObj(pc);
                     c.loadConstant(next);
                     c.invokevirtual(CD_INTERP, "callFun", MethodTypeDesc.of(CD_int, CD_TERM, CD_int, CD_RA, CD_int));
-                    continueOrCall(next); return;
+                    if (tail) continueOrDispatch(next); else continueOrCall(next);
+                    return;
                 }
                 case RETURN -> { doReturn(); return; }
                 case Ops.DEALLOCATE_RETURN -> { e.addSp(-in.a); doReturn(); return; }

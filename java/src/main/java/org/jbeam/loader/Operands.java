@@ -22,6 +22,14 @@ final class Operands {
         }
         for (int pc = 0; pc + 1 < tr.size(); pc++) {
             Instr first = tr.instr(pc);
+            // call_fun / call_fun2 + deallocate D + return: a tail call, as erts' loader makes it
+            // (i_call_fun_last): no return address, the frame dropped first (c = D). Loops through
+            // funs then run in constant stack and stack traces skip the caller, as on erts.
+            if ((first.op == CALL_FUN || first.op == CALL_FUN2) && pc + 2 < tr.size()
+                    && tr.instr(pc + 1).op == DEALLOCATE && tr.instr(pc + 2).op == RETURN) {
+                first.ret = null;
+                first.c = tr.instr(pc + 1).a;
+            }
             fuse(first, tr.instr(pc + 1));
             // move x->y + move x->x + call: the argument set-up and the call of a body recursion.
             if (first.op == Ops.MOVE_XY_XX && pc + 2 < tr.size() && tr.instr(pc + 2).op == CALL) {
