@@ -64,4 +64,29 @@ class CommandLineTest {
             assertEquals(expected.status(), actual.status(), "exit status");
         }));
     }
+
+    /**
+     * erl without -noshell and its standard input a pipe: the shell reads expressions line by
+     * line (OTP's user, as user_drv falls back to it without a terminal) and prints prompts and
+     * results, errors included, until halt(), q() or end of input.
+     */
+    @TestFactory
+    Stream<DynamicTest> shellFromPipe() {
+        List<String> inputs = List.of(
+                "X = 1 + 2.\nio:format(\"~p~n\", [X]).\nlists:seq(1,5).\nfoo(.\n1/0.\nrd(r, {a, b = 2}).\n#r{a = 1}.\nv(2).\nhalt().\n",
+                "A = [1,2,3].\nlists:sum(A).\nrecord_info(fields, x).\nf(A).\nA.\nq().\n",
+                "io:get_line(\"p> \").\nthis line is data\n{ok, T} = io:read(\"r> \").\n{a, b}.\n");
+        return inputs.stream().map(in -> DynamicTest.dynamicTest(in.replace("\n", " | "), () -> {
+            java.io.File f = java.io.File.createTempFile("shell", ".in");
+            try {
+                java.nio.file.Files.writeString(f.toPath(), in);
+                DifferentialTest.Outcome expected = DifferentialTest.run("erl", List.of(), f);
+                DifferentialTest.Outcome actual = DifferentialTest.run(DifferentialTest.JBEAM.toString(), List.of(), f);
+                assertEquals(expected.stdout(), actual.stdout(), "stdout");
+                assertEquals(expected.status(), actual.status(), "exit status");
+            } finally {
+                f.delete();
+            }
+        }));
+    }
 }

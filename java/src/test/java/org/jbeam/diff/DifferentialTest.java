@@ -44,12 +44,17 @@ class DifferentialTest {
     }
 
     static Outcome run(String exe, List<String> args) throws IOException, InterruptedException {
+        return run(exe, args, new java.io.File("/dev/null"));
+    }
+
+    /** Runs {@code exe args} with standard input read from {@code stdin}; stdout and exit status. */
+    static Outcome run(String exe, List<String> args, java.io.File stdin) throws IOException, InterruptedException {
         Path out = Files.createTempFile("diff", ".out");
         try {
             ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of(exe), args.stream()).toList());
             pb.redirectOutput(out.toFile());
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
-            pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            pb.redirectInput(ProcessBuilder.Redirect.from(stdin));
             pb.environment().put("ERL_CRASH_DUMP", "/dev/null");
             Process p = pb.start();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
