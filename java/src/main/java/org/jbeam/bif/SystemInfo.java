@@ -141,10 +141,16 @@ final class SystemInfo {
             // element is the change since the previous call (VM-wide, like erts).
             case "runtime" -> sinceLast(p.vm.lastRuntimeMs, processCpuMs());
             case "wall_clock" -> sinceLast(p.vm.lastWallClockMs, upMs);
-            case "reductions", "exact_reductions" -> ETuple.of(ESmall.of(p.reductionsDone), ESmall.ZERO);
+            // All processes' reductions (up to their last slice), and the change since
+            // the previous call, VM-wide as in erts.
+            case "reductions", "exact_reductions" -> {
+                long total = p.vm.scheduler.totalReductions();
+                yield sinceLast(a.name.equals("reductions") ? p.vm.lastReductions : p.vm.lastExactReductions, total);
+            }
             case "run_queue" -> ESmall.of(p.vm.scheduler.runQueueLength());
-            case "context_switches" -> ETuple.of(ESmall.ZERO, ESmall.ZERO);
-            case "garbage_collection" -> ETuple.of(ESmall.ZERO, ESmall.ZERO, ESmall.ZERO);
+            case "context_switches" -> ETuple.of(ESmall.of(p.vm.scheduler.contextSwitches()), ESmall.ZERO);
+            // The JVM's collections stand for erts' per-process ones (words reclaimed are not known).
+            case "garbage_collection" -> ETuple.of(ESmall.of(jvmCollections()), ESmall.ZERO, ESmall.ZERO);
             case "io" -> ETuple.of(ETuple.of(EAtom.of("input"), ESmall.ZERO), ETuple.of(EAtom.of("output"), ESmall.ZERO));
             default -> throw ErlangException.badarg();
         };
@@ -153,6 +159,12 @@ final class SystemInfo {
     private static Term sinceLast(java.util.concurrent.atomic.AtomicLong last, long now) {
         long before = last.getAndAccumulate(now, Math::max);
         return ETuple.of(ESmall.of(now), ESmall.of(Math.max(0, now - before)));
+    }
+
+    private static long jvmCollections() {
+        long n = 0;
+        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) n += Math.max(0, gc.getCollectionCount());
+        return n;
     }
 
     private static long processCpuMs() {

@@ -52,7 +52,8 @@ public final class Runtime {
     public final long startNanos = System.nanoTime();
     /** Totals at the last statistics(runtime) / statistics(wall_clock) call, for "since last call". */
     public final java.util.concurrent.atomic.AtomicLong lastRuntimeMs = new java.util.concurrent.atomic.AtomicLong(),
-            lastWallClockMs = new java.util.concurrent.atomic.AtomicLong();
+            lastWallClockMs = new java.util.concurrent.atomic.AtomicLong(),
+            lastReductions = new java.util.concurrent.atomic.AtomicLong(), lastExactReductions = new java.util.concurrent.atomic.AtomicLong();
     private final AtomicLong refCounter = new AtomicLong(1);
     private final AtomicLong uniqueCounter = new AtomicLong(1);
     private final ConcurrentHashMap<EPid, CompletableFuture<Term>> exitWatchers = new ConcurrentHashMap<>();

@@ -87,6 +87,8 @@ public final class Scheduler {
         /** A process this thread made runnable while a worker slept; see {@link #settleWake}. */
         boolean wakePending;
         int normalPicks;
+        /** Slices run and reductions done on this thread (statistics(context_switches | reductions)); written by it alone. */
+        long slices, reductions;
 
         Worker(int id) {
             this.id = id;
@@ -143,6 +145,7 @@ public final class Scheduler {
                 if (p == null && SPIN_NANOS > 0) p = spin(this);
                 if (p == null) { interp.idle(); park(this); continue; }
                 running = true;
+                long r0 = p.reductionsDone;
                 if (vm.threadTimes.counting()) {
                     long t0 = System.nanoTime();
                     runSlice(interp, p);
@@ -150,6 +153,8 @@ public final class Scheduler {
                 } else {
                     runSlice(interp, p);
                 }
+                slices++;
+                reductions += p.reductionsDone - r0;
                 settleWake(this);
                 running = false;
                 if (!deferred.isEmpty()) flushDeferred(this, false);
@@ -183,6 +188,20 @@ public final class Scheduler {
     }
 
     /** Total processes waiting in run queues (statistics(run_queue)). */
+    /** Processes switched in since start, over all schedulers (erts' context switches). */
+    public long contextSwitches() {
+        long n = 0;
+        for (Worker w : workers) n += w.slices;
+        return n;
+    }
+
+    /** Reductions done by every process since start (those that exited included). */
+    public long totalReductions() {
+        long n = 0;
+        for (Worker w : workers) n += w.reductions;
+        return n;
+    }
+
     public int runQueueLength() {
         int n = 0;
         for (int i = 0; i < workers.length; i++) n += queued(i);
