@@ -21,50 +21,72 @@ final class SpawnOptions {
     /** Variables to set (value) or unset (null), in order. */
     final Map<String, String> env = new LinkedHashMap<>();
 
+    private boolean sawIn, sawOut;
+    private static final EAtom ERL_ERTS_ERRORS = EAtom.of("erl_erts_errors");
+
+    /**
+     * open_port's options. A bad or unknown option is a badarg with the cause badopt, as erts
+     * gives it; a bad {cd, Dir} alone is a plain badarg.
+     */
     static SpawnOptions parse(Term opts) {
         Term[] os = ECons.toArray(opts);
-        if (os == null) throw ErlangException.badarg();
+        if (os == null) throw badopt();
         SpawnOptions o = new SpawnOptions();
-        boolean sawIn = false, sawOut = false;
         for (Term t : os) {
-            if (t instanceof EAtom a) {
-                switch (a.name) {
-                    case "binary" -> o.binary = true;
-                    case "eof" -> o.eof = true;
-                    case "exit_status" -> o.exitStatus = true;
-                    case "stream" -> o.framing = Framing.STREAM;
-                    case "stderr_to_stdout" -> o.stderrToStdout = true;
-                    case "in" -> sawIn = true;
-                    case "out" -> sawOut = true;
-                    case "use_stdio", "hide", "overlapped_io", "parallelism" -> { }
-                    // nouse_stdio (fds 3 and 4) cannot be set up through ProcessBuilder (ADR 0020).
-                    default -> throw ErlangException.badarg();
-                }
-            } else if (t instanceof ETuple tu && tu.arity() == 2 && tu.get(0) instanceof EAtom k) {
-                Term v = tu.get(1);
-                switch (k.name) {
-                    case "line" -> { o.framing = Framing.LINE; o.size = positive(v); }
-                    case "packet" -> {
-                        o.framing = Framing.PACKET;
-                        o.size = v instanceof ESmall s && (s.value == 1 || s.value == 2 || s.value == 4) ? (int) s.value : bad();
-                    }
-                    case "args" -> {
-                        Term[] as = ECons.toArray(v);
-                        if (as == null) throw ErlangException.badarg();
-                        o.args = new ArrayList<>();
-                        for (Term a : as) o.args.add(string(a));
-                    }
-                    case "arg0" -> o.arg0 = string(v);
-                    case "cd" -> o.cd = string(v);
-                    case "env" -> env(o, v);
-                    case "parallelism", "busy_limits_port", "busy_limits_msgq" -> { }
-                    default -> throw ErlangException.badarg();
-                }
-            } else throw ErlangException.badarg();
+            try {
+                o.option(t);
+            } catch (ErlangException e) {
+                if (t instanceof ETuple tu && tu.arity() == 2 && tu.get(0) == EAtom.of("cd")) throw e;
+                throw badopt();
+            }
         }
-        if (sawIn && sawOut || !sawIn && !sawOut) { o.in = true; o.out = true; }
-        else { o.in = sawIn; o.out = sawOut; }
+        if (o.sawIn && o.sawOut || !o.sawIn && !o.sawOut) { o.in = true; o.out = true; }
+        else { o.in = o.sawIn; o.out = o.sawOut; }
         return o;
+    }
+
+    private static ErlangException badopt() { return ErlangException.badarg("badopt", ERL_ERTS_ERRORS); }
+
+    private void option(Term t) {
+        if (t instanceof EAtom a) {
+            switch (a.name) {
+                case "binary" -> binary = true;
+                case "eof" -> eof = true;
+                case "exit_status" -> exitStatus = true;
+                case "stream" -> framing = Framing.STREAM;
+                case "stderr_to_stdout" -> stderrToStdout = true;
+                case "in" -> sawIn = true;
+                case "out" -> sawOut = true;
+                case "use_stdio", "hide", "overlapped_io", "parallelism" -> { }
+                // nouse_stdio (fds 3 and 4) cannot be set up through ProcessBuilder (ADR 0020).
+                default -> throw ErlangException.badarg();
+            }
+        } else if (t instanceof ETuple tu && tu.arity() == 2 && tu.get(0) instanceof EAtom k) {
+            Term v = tu.get(1);
+            switch (k.name) {
+                case "line" -> { framing = Framing.LINE; size = positive(v); }
+                case "packet" -> {
+                    framing = Framing.PACKET;
+                    size = v instanceof ESmall s && (s.value == 1 || s.value == 2 || s.value == 4) ? (int) s.value : bad();
+                }
+                case "args" -> {
+                    Term[] as = ECons.toArray(v);
+                    if (as == null) throw ErlangException.badarg();
+                    args = new ArrayList<>();
+                    for (Term a : as) args.add(string(a));
+                }
+                case "arg0" -> arg0 = string(v);
+                case "cd" -> cd = string(v);
+                case "env" -> env(this, v);
+                case "parallelism" -> { if (v != EAtom.TRUE && v != EAtom.FALSE) bad(); }
+                case "busy_limits_port", "busy_limits_msgq" -> {
+                    boolean ok = v == EAtom.of("disabled") || v instanceof ETuple l && l.arity() == 2
+                            && l.get(0) instanceof ESmall lo && l.get(1) instanceof ESmall hi && lo.value >= 0 && hi.value >= lo.value;
+                    if (!ok) bad();
+                }
+                default -> throw ErlangException.badarg();
+            }
+        } else throw ErlangException.badarg();
     }
 
     private static void env(SpawnOptions o, Term v) {
