@@ -27,11 +27,11 @@ public final class OsBifs implements BifModule {
             return ECons.of(l);
         });
         t.bif1("os", "getenv", (p, n) -> {
-            String v = ENV.get(name(n));
+            String v = ENV.get(varName(n));
             return v == null ? EAtom.FALSE : IoLists.stringToCharlist(v);
         });
-        t.bif2("os", "putenv", (p, n, v) -> { ENV.put(name(n), name(v)); return EAtom.TRUE; });
-        t.bif1("os", "unsetenv", (p, n) -> { ENV.remove(name(n)); return EAtom.TRUE; });
+        t.bif2("os", "putenv", (p, n, v) -> { ENV.put(varName(n), name(v)); return EAtom.TRUE; });
+        t.bif1("os", "unsetenv", (p, n) -> { ENV.remove(varName(n)); return EAtom.TRUE; });
         // Signal handling options (sighup, sigterm… → handle|default|ignore): accepted; jbeam leaves
         // JVM signal handling in place (SIGTERM still ends the node).
         t.bif2("os", "set_signal", (p, sig, how) -> {
@@ -41,8 +41,18 @@ public final class OsBifs implements BifModule {
         t.bif0("os", "getpid", p -> IoLists.stringToCharlist(Long.toString(ProcessHandle.current().pid())));
     }
 
+    /** A flat character list without NUL (C strings underneath, as in erts); badarg otherwise. */
     private static String name(Term t) {
         if (ECons.length(t) < 0) throw ErlangException.badarg();
-        return IoLists.charlistToString(t);
+        String s = IoLists.charlistToString(t);
+        if (s == null || s.indexOf('\0') >= 0) throw ErlangException.badarg();
+        return s;
+    }
+
+    /** A variable name: also without '=' (which would end it). */
+    private static String varName(Term t) {
+        String s = name(t);
+        if (s.indexOf('=') >= 0) throw ErlangException.badarg();
+        return s;
     }
 }
