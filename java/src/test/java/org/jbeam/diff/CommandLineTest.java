@@ -89,4 +89,30 @@ class CommandLineTest {
             }
         }));
     }
+
+    /**
+     * -detached: the command returns at once with status 0 and no output, and the node goes on
+     * running on its own (here it writes a file, then halts), on erl and on jbeam alike.
+     */
+    @TestFactory
+    Stream<DynamicTest> detached() {
+        return Stream.of("erl", DifferentialTest.JBEAM.toString()).map(exe -> DynamicTest.dynamicTest(exe, () -> {
+            java.nio.file.Path f = java.nio.file.Files.createTempFile("detached", ".txt");
+            java.nio.file.Files.delete(f);
+            try {
+                long t0 = System.nanoTime();
+                DifferentialTest.Outcome o = DifferentialTest.run(exe, List.of("-detached", "-eval",
+                        "file:write_file(\"" + f + "\", io_lib:format(\"~p\", [init:get_argument(noinput)])), halt()."));
+                assertEquals("", o.stdout());
+                assertEquals(0, o.status());
+                org.junit.jupiter.api.Assertions.assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "returned at once");
+                long deadline = System.nanoTime() + 60_000_000_000L;
+                while (!java.nio.file.Files.exists(f) && System.nanoTime() < deadline) Thread.sleep(100);
+                Thread.sleep(200);
+                assertEquals("{ok,[[]]}", java.nio.file.Files.readString(f));
+            } finally {
+                java.nio.file.Files.deleteIfExists(f);
+            }
+        }));
+    }
 }
