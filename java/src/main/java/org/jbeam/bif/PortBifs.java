@@ -111,11 +111,14 @@ public final class PortBifs implements BifModule {
             return p.vm.ports.openFd(p, (int) in.value, (int) out.value, binary, eof, !outOnly);
         if (name instanceof ETuple t && t.arity() == 2 && (t.get(0) == SPAWN_DRIVER || t.get(0) == SPAWN)) {
             String drv = IoLists.charlistToString(t.get(1));
-            // erts' terminal driver (user_drv opens "tty_sl -c -e" for the line-editing shell) is not
-            // built in: its start fails as erts' does without a terminal, and user_drv falls back to
-            // OTP's plain line-based user, reading the fd port.
+            // erts' terminal driver (user_drv opens "tty_sl -c -e" for the line-editing shell): like
+            // erts' its start fails without a terminal, and user_drv falls back to OTP's plain user.
             String cmdName = t.get(1) instanceof EAtom an ? an.name : drv;
-            if (cmdName != null && (cmdName.equals("tty_sl") || cmdName.startsWith("tty_sl "))) throw ErlangException.badarg();
+            if (cmdName != null && (cmdName.equals("tty_sl") || cmdName.startsWith("tty_sl "))) {
+                EPort tty = org.jbeam.tty.TtyDriver.open(p, cmdName);
+                if (tty == null) throw ErlangException.badarg();
+                return tty;
+            }
             EPort port = drv == null ? null
                     : drv.equals("ram_file_drv") ? org.jbeam.file.RamFileDriver.open(p, binary)
                     : org.jbeam.inet.InetDrivers.open(p, drv);
