@@ -155,7 +155,14 @@ public final class PollRing {
         public boolean isReleased() { return done; }
     }
 
-    public PollRing(int entries) {
+    /** Whether a coalesced wait may be used now (see {@link #waitNr}); true when no other condition is given. */
+    private final java.util.function.BooleanSupplier mayCoalesce;
+
+    public PollRing(int entries) { this(entries, () -> true); }
+
+    /** {@code mayCoalesce}: asked before each wait while the ring is busy (the inet drivers: no scheduler thread parked). */
+    public PollRing(int entries, java.util.function.BooleanSupplier mayCoalesce) {
+        this.mayCoalesce = mayCoalesce;
         if (!LibUring.AVAILABLE) throw new IllegalStateException(LibUring.LOAD_ERROR);
         ring = arena.allocate(IoUring.LAYOUT);
         wakeBuf = arena.allocate(8);
@@ -279,10 +286,13 @@ public final class PollRing {
      * context switch pair per packet under load (ADR 0039). So while the last wake found several
      * completions and many receives are in flight, the wait asks for a quarter of them (at most 16):
      * a busy ring is woken once per batch, at most {@link #COALESCE_USEC} µs late. A lone exchange
-     * (the last wake found one completion) still wakes at its first completion.
+     * (the last wake found one completion) still wakes at its first completion, and so does every wait
+     * while the owner's condition says no ({@code mayCoalesce}: the inet drivers coalesce only while
+     * no scheduler thread is parked; a parked one means a CPU the woken ring thread can take without
+     * preempting anyone, and work that a late completion would leave undone).
      */
     private int waitNr() {
-        if (!minTimeout || lastBatch < 2 || inFlight < 8) return 1;
+        if (!minTimeout || lastBatch < 2 || inFlight < 8 || !mayCoalesce.getAsBoolean()) return 1;
         int nr = Math.min(inFlight / 4, 16);
         waitArg.fill((byte) 0);
         waitArg.set(java.lang.foreign.ValueLayout.JAVA_INT, LibUring.GETEVENTS_MIN_WAIT_USEC, COALESCE_USEC);
@@ -292,7 +302,7 @@ public final class PollRing {
         return nr;
     }
 
-    static final int COALESCE_USEC = Integer.getInteger("jbeam.inet.coalesceUsec", 50);
+    static final int COALESCE_USEC = Integer.getInteger("jbeam.inet.coalesceUsec", 20);
 
     /** A free SQE, submitting what is queued first if the SQ is full. */
     private MemorySegment sqe() {
