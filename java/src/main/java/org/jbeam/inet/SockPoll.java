@@ -166,7 +166,7 @@ abstract class SockPoll {
     // ---- io_uring polls ----
 
     private static final class Uring extends SockPoll {
-        final PollRing ring = new PollRing(256);
+        final PollRing ring = new PollRing(256, () -> org.jbeam.runtime.Scheduler.parkedWorkers() == 0);
         @Override Watch register(SelectableChannel ch, Handler h, int ops) throws IOException {
             ch.configureBlocking(false);
             UringWatch w = new UringWatch();

@@ -73,6 +73,11 @@ public final class PollRing {
     private int[] free = new int[1024];
     private int freeTop, nextSlot;
     private boolean wakeArmed;
+    /** Ring thread only: receives and polls in flight, and completions reaped by the last wait (see {@link #waitNr}). */
+    private int inFlight, lastBatch;
+    /** The kernel takes a minimum wait (IORING_FEAT_MIN_TIMEOUT, 6.12): coalesced waits are possible. */
+    private boolean minTimeout;
+    private final MemorySegment waitArg = arena.allocate(LibUring.GETEVENTS_ARG_SIZE + 16, 8);
 
     /** One watched fd. Mask changes come from any thread; arming and release happen on the ring thread. */
     public final class Key {
@@ -150,7 +155,14 @@ public final class PollRing {
         public boolean isReleased() { return done; }
     }
 
-    public PollRing(int entries) {
+    /** Whether a coalesced wait may be used now (see {@link #waitNr}); true when no other condition is given. */
+    private final java.util.function.BooleanSupplier mayCoalesce;
+
+    public PollRing(int entries) { this(entries, () -> true); }
+
+    /** {@code mayCoalesce}: asked before each wait while the ring is busy (the inet drivers: no scheduler thread parked). */
+    public PollRing(int entries, java.util.function.BooleanSupplier mayCoalesce) {
+        this.mayCoalesce = mayCoalesce;
         if (!LibUring.AVAILABLE) throw new IllegalStateException(LibUring.LOAD_ERROR);
         ring = arena.allocate(IoUring.LAYOUT);
         wakeBuf = arena.allocate(8);
@@ -191,7 +203,9 @@ public final class PollRing {
             used = i;
         }
         if (rc < 0) throw new IllegalStateException("io_uring_queue_init_params: " + Errno.name(-rc));
-        return names[used];
+        minTimeout = COALESCE_USEC > 0 && (IoUringParams.features(params) & IoUringParams.IORING_FEAT_MIN_TIMEOUT) != 0
+                && names[used].contains("DEFER_TASKRUN");
+        return names[used] + (minTimeout ? ", coalesced waits " + COALESCE_USEC + " us" : "");
     }
 
     /**
@@ -250,13 +264,45 @@ public final class PollRing {
                 if (queue.isEmpty()) block = true; else sleeping.set(false);
             }
             // GETEVENTS always: with DEFER_TASKRUN, completions become visible only when this thread asks.
-            int rc = LibUring.io_uring_enter(rings.ringFd, rings.flushSq(), block ? 1 : 0, IORING_ENTER_GETEVENTS, MemorySegment.NULL);
+            int nr = block ? waitNr() : 0, rc;
+            if (nr > 1) {
+                rc = LibUring.io_uring_enter2(rings.ringFd, rings.flushSq(), nr, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG,
+                        waitArg, LibUring.GETEVENTS_ARG_SIZE);
+            } else {
+                rc = LibUring.io_uring_enter(rings.ringFd, rings.flushSq(), block ? 1 : 0, IORING_ENTER_GETEVENTS, MemorySegment.NULL);
+            }
             sleeping.set(false);
-            if (rc < 0 && rc != -Errno.EINTR && rc != -Errno.EAGAIN && rc != -Errno.EBUSY)
+            if (rc < 0 && rc != -Errno.EINTR && rc != -Errno.EAGAIN && rc != -Errno.EBUSY && rc != -Errno.ETIME)
                 throw new IllegalStateException("io_uring_enter: " + Errno.name(-rc));
-            reap();
+            lastBatch = reap();
         }
     }
+
+    /**
+     * How many completions a blocking wait asks for. With DEFER_TASKRUN the kernel wakes this thread
+     * only once that many are pending, and with a minimum wait (IORING_FEAT_MIN_TIMEOUT) it returns
+     * after {@link #COALESCE_USEC} µs if at least one is. Each wake of this thread preempted the
+     * scheduler thread whose write(2) caused it (SCHED_BATCH does not stop that on this kernel), one
+     * context switch pair per packet under load (ADR 0039). So while the last wake found several
+     * completions and many receives are in flight, the wait asks for a quarter of them (at most 16):
+     * a busy ring is woken once per batch, at most {@link #COALESCE_USEC} µs late. A lone exchange
+     * (the last wake found one completion) still wakes at its first completion, and so does every wait
+     * while the owner's condition says no ({@code mayCoalesce}: the inet drivers coalesce only while
+     * no scheduler thread is parked; a parked one means a CPU the woken ring thread can take without
+     * preempting anyone, and work that a late completion would leave undone).
+     */
+    private int waitNr() {
+        if (!minTimeout || lastBatch < 2 || inFlight < 8 || !mayCoalesce.getAsBoolean()) return 1;
+        int nr = Math.min(inFlight / 4, 16);
+        waitArg.fill((byte) 0);
+        waitArg.set(java.lang.foreign.ValueLayout.JAVA_INT, LibUring.GETEVENTS_MIN_WAIT_USEC, COALESCE_USEC);
+        MemorySegment ts = waitArg.asSlice(LibUring.GETEVENTS_ARG_SIZE, 16);
+        ts.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 1L);                 // the wait for one completion: 1 s, then loop
+        waitArg.set(java.lang.foreign.ValueLayout.JAVA_LONG, LibUring.GETEVENTS_TS, ts.address());
+        return nr;
+    }
+
+    static final int COALESCE_USEC = Integer.getInteger("jbeam.inet.coalesceUsec", 20);
 
     /** A free SQE, submitting what is queued first if the SQ is full. */
     private MemorySegment sqe() {
@@ -300,6 +346,7 @@ public final class PollRing {
             io_uring_prep_recv(s, k.fd, k.buf, RECV_BUF, 0);
             io_uring_sqe_set_data64(s, recvUd(k));
             k.recvArmed = true;
+            inFlight++;
         }
         int want = k.wanted;
         if (want == 0) return;
@@ -310,6 +357,7 @@ public final class PollRing {
             io_uring_prep_poll_add(s, k.fd, want);
             io_uring_sqe_set_data64(s, ud(k));
             k.armed = want;
+            inFlight++;
         } else if ((want & ~k.armed) != 0) {
             MemorySegment s = sqe();
             io_uring_prep_poll_update(s, ud(k), 0, want, IORING_POLL_UPDATE_EVENTS);
@@ -364,7 +412,8 @@ public final class PollRing {
         return s;
     }
 
-    private void reap() {
+    /** Dispatches the completions in the CQ; returns how many there were. */
+    private int reap() {
         int head = rings.cqHead(), tail = rings.cqTail();
         for (int i = head; i != tail; i++) {
             long ud = rings.cqeUserData(i);
@@ -376,6 +425,7 @@ public final class PollRing {
                 Key k = keys[(int) ud];
                 if (k == null || ((ud >>> 32) & 0xFFFFFF) != (k.recvSeq & 0xFFFFFF)) continue;
                 synchronized (k) { k.recvArmed = false; }
+                inFlight--;
                 if (!k.released && res != -Errno.ECANCELED) {
                     try { k.listener.received(k.buf, res); } catch (RuntimeException e) { e.printStackTrace(); }
                 }
@@ -386,6 +436,7 @@ public final class PollRing {
             Key k = keys[(int) ud];
             if (k == null || ((ud >>> 32) & 0xFFFFFF) != (k.seq & 0xFFFFFF)) continue;   // stale
             synchronized (k) { k.armed = 0; }
+            inFlight--;
             if (!k.released) {
                 int ev = res >= 0 ? res : POLLERR | POLLHUP;
                 if (res != -Errno.ECANCELED) {
@@ -394,6 +445,7 @@ public final class PollRing {
             }
             sync(k);
         }
+        return tail - head;
     }
 
     // ---- availability ----

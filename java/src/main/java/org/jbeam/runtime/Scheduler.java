@@ -60,6 +60,11 @@ public final class Scheduler {
     private final Worker[] workers;
     private final AtomicInteger roundRobin = new AtomicInteger();
     private final AtomicInteger sleepers = new AtomicInteger();
+    /** Workers parked in the kernel, over every VM of this JVM: the socket ring coalesces its waits only while none is (ADR 0039). */
+    private static final AtomicInteger PARKED = new AtomicInteger();
+
+    /** How many scheduler threads (of any VM in this JVM) are parked now. */
+    public static int parkedWorkers() { return PARKED.get(); }
     private volatile boolean stopping;
     /** The worker whose thread is running, for enqueue locality. */
     private final ThreadLocal<Worker> current = new ThreadLocal<>();
@@ -357,7 +362,11 @@ public final class Scheduler {
             // Re-check after announcing: an enqueue that did not see us asleep put work somewhere.
             boolean work = anyStealable(w);
             // The timeout is only a safety net: every enqueue wakes a sleeper.
-            if (!work && !stopping) LockSupport.parkNanos(PARK_NANOS);
+            if (!work && !stopping) {
+                PARKED.incrementAndGet();
+                LockSupport.parkNanos(PARK_NANOS);
+                PARKED.decrementAndGet();
+            }
         } finally {
             sleepers.decrementAndGet();
             w.sleeping = false;

@@ -9,6 +9,7 @@ import java.lang.invoke.MethodHandle;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * jextract-style FFM bindings to liburing ({@code liburing.so.2}), mirroring {@code liburing.h}
@@ -108,6 +109,8 @@ public final class LibUring {
     private static final class FREE_PROBE { static final MethodHandle H = h("io_uring_free_probe", FunctionDescriptor.ofVoid(ADDRESS)); }
     private static final class ENTER { static final MethodHandle H = h("io_uring_enter",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS)); }
+    private static final class ENTER2 { static final MethodHandle H = h("io_uring_enter2",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG)); }
 
     private static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) return r;
@@ -170,6 +173,20 @@ public final class LibUring {
         try { return (int) need(ENTER.H, "io_uring_enter").invokeExact(fd, toSubmit, minComplete, flags, sig); }
         catch (Throwable t) { throw rethrow(t); }
     }
+
+    /**
+     * {@code int io_uring_enter2(unsigned fd, unsigned to_submit, unsigned min_complete, unsigned flags, void *arg, size_t sz)}:
+     * with {@link #IORING_ENTER_EXT_ARG}, {@code arg} is a {@code struct io_uring_getevents_arg} ({@link #GETEVENTS_ARG_SIZE} bytes).
+     */
+    public static int io_uring_enter2(int fd, int toSubmit, int minComplete, int flags, MemorySegment arg, long size) {
+        try { return (int) need(ENTER2.H, "io_uring_enter2").invokeExact(fd, toSubmit, minComplete, flags, arg, size); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /**
+     * {@code struct io_uring_getevents_arg { __u64 sigmask; __u32 sigmask_sz; __u32 min_wait_usec; __u64 ts; }}
+     * (min_wait_usec was padding before 6.12; IORING_FEAT_MIN_TIMEOUT says the kernel reads it).
+     */
+    public static final long GETEVENTS_ARG_SIZE = 24, GETEVENTS_MIN_WAIT_USEC = 12, GETEVENTS_TS = 16;
 
     // ---- static-inline prep helpers (liburing.h 2.3), on a 64-byte SQE segment ----
 
