@@ -38,6 +38,7 @@ public final class ErlangSystemBifs implements BifModule {
         if (status instanceof ESmall s && s.value >= 0) code = (int) s.value;
         else if (status == EAtom.of("abort")) code = 134;
         else if (ECons.length(status) >= 0) {
+            p.vm.halting = true; // nothing else gets out while the dump is written (see Runtime.halting)
             // halt(Slogan): print the slogan like erts' crash dump path.
             String slogan = IoLists.charlistToString(status);
             CrashDump.write(p.vm, slogan);

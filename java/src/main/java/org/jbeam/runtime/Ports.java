@@ -163,6 +163,7 @@ public final class Ports {
     /** port_command: write iodata. */
     public void command(Port port, byte[] data) {
         if (port.closed || port.out == null) throw ErlangException.badarg();
+        if (vm.halting) return; // the node is halting: as on erts, no one else's output goes out
         try {
             synchronized (port.out) {
                 port.out.write(data);

@@ -216,7 +216,15 @@ public final class Runtime {
         }
     }
 
+    /**
+     * Set when the node starts to halt: from then on no port output from other processes reaches
+     * the standard streams, as on erts, where nothing else is scheduled once halt begins (a
+     * crash report racing init's "init terminating" halt would otherwise appear sometimes).
+     */
+    public volatile boolean halting;
+
     public void halt(int status) {
+        halting = true;
         try {
             stdout.flush();
             stderr.flush();
