@@ -75,8 +75,8 @@ public final class PortBifs implements BifModule {
                 ls.addAll(pt.links);
                 yield ECons.of(new java.util.ArrayList<>(ls));
             }
-            case "input" -> ESmall.of(sp == null ? 0 : sp.input());
-            case "output" -> ESmall.of(sp == null ? 0 : sp.output());
+            case "input" -> ESmall.of(pt.driver == null ? 0 : pt.driver.bytesIn());
+            case "output" -> ESmall.of(pt.driver == null ? 0 : pt.driver.bytesOut());
             case "os_pid" -> sp == null ? null : ESmall.of(sp.osPid());
             case "registered_name" -> pt.name;
             case "monitored_by" -> {

@@ -151,7 +151,10 @@ final class SystemInfo {
             case "context_switches" -> ETuple.of(ESmall.of(p.vm.scheduler.contextSwitches()), ESmall.ZERO);
             // The JVM's collections stand for erts' per-process ones (words reclaimed are not known).
             case "garbage_collection" -> ETuple.of(ESmall.of(jvmCollections()), ESmall.ZERO, ESmall.ZERO);
-            case "io" -> ETuple.of(ETuple.of(EAtom.of("input"), ESmall.ZERO), ETuple.of(EAtom.of("output"), ESmall.ZERO));
+            case "io" -> {
+                long[] io = p.vm.ports.ioTotals();
+                yield ETuple.of(ETuple.of(EAtom.of("input"), ESmall.of(io[0])), ETuple.of(EAtom.of("output"), ESmall.of(io[1])));
+            }
             default -> throw ErlangException.badarg();
         };
     }

@@ -250,6 +250,9 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
         return ops;
     }
 
+    @Override public long bytesIn() { return recvOct; }
+    @Override public long bytesOut() { return sendOct; }
+
     @Override
     public synchronized void stop() {
         for (Accept a : accepts) {

@@ -52,6 +52,27 @@ public final class Ports {
         void stop();
         /** Whether port_close also sends exit reason normal to the (linked) owner, as erts does for spawn ports. */
         default boolean linkedOwnerOnClose() { return false; }
+        /** Bytes this port has received from outside and delivered (port_info input, statistics(io)). */
+        default long bytesIn() { return 0; }
+        /** Bytes this port has sent out. */
+        default long bytesOut() { return 0; }
+    }
+
+    /** Bytes read and written by fd ports (standard input and output). */
+    private final java.util.concurrent.atomic.LongAdder fdIn = new java.util.concurrent.atomic.LongAdder(),
+            fdOut = new java.util.concurrent.atomic.LongAdder();
+    /** Input and output of driver ports that have closed. */
+    private final java.util.concurrent.atomic.LongAdder closedIn = new java.util.concurrent.atomic.LongAdder(),
+            closedOut = new java.util.concurrent.atomic.LongAdder();
+
+    /** statistics(io): {input bytes, output bytes} through every port since start. */
+    public long[] ioTotals() {
+        long in = fdIn.sum() + closedIn.sum(), out = fdOut.sum() + closedOut.sum();
+        for (Port p : ports.values()) {
+            Driver d = p.driver;
+            if (d != null) { in += d.bytesIn(); out += d.bytesOut(); }
+        }
+        return new long[] {in, out};
     }
 
     private final Runtime vm;
@@ -142,6 +163,7 @@ public final class Ports {
                 int n;
                 while (!port.closed && (n = port.in.read(buf)) >= 0) {
                     if (n == 0) continue;
+                    fdIn.add(n);
                     byte[] data = java.util.Arrays.copyOf(buf, n);
                     Term payload = port.binary ? EBitString.of(data) : bytesToList(data);
                     vm.sendTo(port.owner, ETuple.of(port.id, ETuple.of(EAtom.of("data"), payload)));
@@ -164,6 +186,7 @@ public final class Ports {
     public void command(Port port, byte[] data) {
         if (port.closed || port.out == null) throw ErlangException.badarg();
         if (vm.halting) return; // the node is halting: as on erts, no one else's output goes out
+        fdOut.add(data.length);
         try {
             synchronized (port.out) {
                 port.out.write(data);
@@ -202,6 +225,8 @@ public final class Ports {
         port.id.port = null;
         Driver d = port.driver;
         if (d != null) {
+            closedIn.add(d.bytesIn());
+            closedOut.add(d.bytesOut());
             try {
                 d.stop();
             } catch (RuntimeException e) {
