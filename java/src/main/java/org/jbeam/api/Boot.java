@@ -14,7 +14,27 @@ import org.jbeam.term.*;
 public final class Boot {
     private Boot() {}
 
+    /**
+     * The environment the erl script and erlexec give the node (and its port programs):
+     * ROOTDIR, BINDIR, EMU, PROGNAME, and PATH starting with erts' bin directory and the
+     * installation's bin (so that heart, erl_child_setup's peers and escripts are found).
+     */
+    static void erlEnvironment(Runtime vm) {
+        if (vm.otpRoot == null) return;
+        String root = vm.otpRoot.toString();
+        String bindir = vm.otpRoot.resolve("erts-" + ertsVersion(vm.otpRoot)).resolve("bin").toString();
+        var env = org.jbeam.bif.OsBifs.environment();
+        env.put("ROOTDIR", root);
+        env.put("BINDIR", bindir);
+        env.put("EMU", "beam");
+        env.put("PROGNAME", "erl");
+        String path = env.get("PATH");
+        String prefix = bindir + ":" + root + "/bin";
+        if (path == null || !path.startsWith(prefix)) env.put("PATH", path == null || path.isEmpty() ? prefix : prefix + ":" + path);
+    }
+
     static void start(Runtime vm) {
+        erlEnvironment(vm);
         // The bytecode tier waits for the end of the boot script (Runtime.send sees init's
         // {progress, started}): see JitSupport.booting.
         org.jbeam.interp.JitSupport.booting(true);

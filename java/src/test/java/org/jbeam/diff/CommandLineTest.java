@@ -52,7 +52,11 @@ class CommandLineTest {
                 // Plain arguments after -eval's expression crash init (prepare_run_args): the node goes down, status 1.
                 List.of("-noshell", "-eval", "io:format(\"no~n\"), halt().", "p1", "p2"),
                 List.of("-noshell", "-env", "JBEAM_T", "v1", "-eval", "io:format(\"~p~n\", [os:getenv(\"JBEAM_T\")]), halt()."),
-                List.of("-noshell", "+S", "1", "-eval", "io:format(\"~p~n\", [erlang:system_info(schedulers)]), halt()."));
+                List.of("-noshell", "+S", "1", "-eval", "io:format(\"~p~n\", [erlang:system_info(schedulers)]), halt()."),
+                // The environment erl's script and erlexec set up, which port programs such as heart rely on.
+                List.of("-noshell", "-eval", "[io:format(\"~s=~p~n\", [K, os:getenv(K)]) || K <- [\"ROOTDIR\", \"BINDIR\", \"EMU\", \"PROGNAME\"]],"
+                        + " io:format(\"~p~n\", [os:find_executable(\"heart\") =/= false]), halt()."),
+                List.of("-heart", "-noshell", "-eval", "io:format(\"~p~n\", [is_pid(whereis(heart))]), halt()."));
     }
 
     @TestFactory
