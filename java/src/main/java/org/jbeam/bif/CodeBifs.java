@@ -35,21 +35,30 @@ public final class CodeBifs implements BifModule {
             if (m == null) throw ErlangException.badarg();
             return EAtom.of(m.onLoadPc >= 0);
         });
+        // As erts: old code must be purged first (badarg); a module once loaded keeps its entry,
+        // so deleting it again is true; an unknown module is undefined.
         t.bif1(E, "delete_module", (p, m) -> {
-            if (!(m instanceof EAtom a)) throw ErlangException.badarg();
-            return p.vm.code.delete(a) ? EAtom.TRUE : EAtom.UNDEFINED;
+            if (!(m instanceof EAtom a) || p.vm.code.old(a) != null) throw ErlangException.badarg();
+            return p.vm.code.delete(a) || p.vm.code.known(a) ? EAtom.TRUE : EAtom.UNDEFINED;
         });
+        // badarg when there is no old code to purge.
         t.bif1(E, "purge_module", (p, m) -> {
-            if (!(m instanceof EAtom a)) throw ErlangException.badarg();
-            p.vm.code.purge(a);
+            if (!(m instanceof EAtom a) || !p.vm.code.purge(a)) throw ErlangException.badarg();
             return EAtom.TRUE;
         });
         t.bif1(E, "check_old_code", (p, m) -> {
             if (!(m instanceof EAtom a)) throw ErlangException.badarg();
             return EAtom.of(p.vm.code.old(a) != null);
         });
-        t.bif2(E, "check_process_code", (p, pid, m) -> EAtom.FALSE);
-        t.bif3(E, "check_process_code", (p, pid, m, o) -> EAtom.FALSE);
+        t.bif2(E, "check_process_code", OldCode::check);
+        t.bif3(E, "check_process_code", (p, pid, m, o) -> {
+            Term[] os = ECons.toArray(o);
+            if (os == null) throw ErlangException.badarg("bad_option", EAtom.of("erl_erts_errors"));
+            for (Term x : os)
+                if (!(x instanceof ETuple t2 && t2.arity() == 2 && t2.get(0) == EAtom.of("allow_gc") && (t2.get(1) == EAtom.TRUE || t2.get(1) == EAtom.FALSE)))
+                    throw ErlangException.badarg("bad_option", EAtom.of("erl_erts_errors"));
+            return OldCode.check(p, pid, m);
+        });
         t.guard1(E, "module_loaded", (p, m) -> {
             if (!(m instanceof EAtom a)) throw ErlangException.badarg();
             return EAtom.of(p.vm.code.isLoaded(a));
@@ -77,10 +86,7 @@ public final class CodeBifs implements BifModule {
             if (!p.vm.code.finishOnLoad(a, k == EAtom.TRUE)) throw ErlangException.badarg();
             return EAtom.TRUE;
         });
-        t.bif2("erts_internal", "purge_module", (p, m, o) -> {
-            if (m instanceof EAtom a) p.vm.code.purge(a);
-            return EAtom.TRUE;
-        });
+        t.bif2("erts_internal", "purge_module", OldCode::purgeModule);
     }
 
     private static Term prepareLoading(ErlProcess p, Term mod, Term code) {

@@ -31,11 +31,14 @@ public final class ErtsInternalBifs implements BifModule {
         t.bif0("erts_internal", "erase_persistent_terms", p -> EAtom.OK);
         t.bif1("erts_internal", "request_system_task", (p, x) -> EAtom.OK);
         // check_process_code as a system task (erts_code_purger's purge): answered at once with
-        // false, as the synchronous check_process_code (jbeam does not track old-code frames);
-        // without an answer the purger waits forever.
+        // whether the process runs old code of the module (OldCode); without an answer the purger
+        // waits forever.
         t.bif3("erts_internal", "request_system_task", (p, pid, prio, req) -> {
-            if (req instanceof ETuple r && r.arity() == 3 && r.get(0) == CHECK_PROCESS_CODE)
-                p.vm.sendTo(p.pid, ETuple.of(CHECK_PROCESS_CODE, r.get(1), EAtom.FALSE));
+            if (req instanceof ETuple r && r.arity() == 3 && r.get(0) == CHECK_PROCESS_CODE) {
+                boolean uses = pid instanceof EPid target && r.get(2) instanceof EAtom m
+                        && target.process instanceof org.jbeam.runtime.ErlProcess q && OldCode.uses(q, p.vm.code.old(m));
+                p.vm.sendTo(p.pid, ETuple.of(CHECK_PROCESS_CODE, r.get(1), EAtom.of(uses)));
+            }
             return EAtom.OK;
         });
         t.bif4("erts_internal", "request_system_task", (p, a) -> EAtom.OK);

@@ -52,6 +52,9 @@ public final class CodeServer {
 
     public BeamModule current(EAtom m) { return current.get(m); }
     public BeamModule old(EAtom m) { return old.get(m); }
+    /** Modules ever loaded: erts keeps their module table entry after delete and purge. */
+    private final java.util.Set<EAtom> known = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    public boolean known(EAtom m) { return known.contains(m); }
     public boolean isLoaded(EAtom m) { return current.containsKey(m); }
     public List<EAtom> loaded() { return new ArrayList<>(current.keySet()); }
 
@@ -119,6 +122,7 @@ public final class CodeServer {
             }
         }
         current.put(m.name, m);
+        known.add(m.name);
         missing.remove(m.name);
         org.jbeam.trace.OnLoadTrace.installed(vm, m);
         if (org.jbeam.interp.JitSupport.EAGER) org.jbeam.interp.JitSupport.compileAll(m);
