@@ -19,12 +19,16 @@ import org.jbeam.runtime.Runtime;
 import org.jbeam.term.*;
 
 /**
- * Emulation of erts' "udp_inet" driver (inet_drv.c, packet_inet_*) over a java.nio DatagramChannel on the
- * {@link IoLoop} selector: open, bind, connect, name/peer, setopts/getopts, PACKET_REQ_RECV (answered by
+ * Emulation of erts' "udp_inet" driver (inet_drv.c, packet_inet_*) over a java.nio DatagramChannel: open,
+ * bind, connect, name/peer, setopts/getopts, PACKET_REQ_RECV (answered by
  * {inet_async, S, Ref, {ok, [Family, P1, P0, IP.. | Data]}}), sendto via port_command ({inet_reply, S, _}),
  * and active-mode delivery ({udp, S, IP, Port, Data}, {udp_passive, S}). State is guarded by this monitor.
+ *
+ * <p>Datagrams arrive through the io_uring socket ring when that is the socket backend ({@link UdpRing}:
+ * an IORING_OP_RECVMSG kept in flight, ADR 0040), else through readiness on the {@link IoLoop} selector
+ * and a non-blocking receive. Sends are a non-blocking sendto on the caller's thread either way.
  */
-final class UdpInet implements Ports.Driver, IoLoop.Handler {
+final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRing.Listener {
     static final int PACKET_REQ_RECV = 60, TYPE_DGRAM = 2;
     static final EAtom UDP = EAtom.of("udp"), UDP_PASSIVE = EAtom.of("udp_passive"), UDP_ERROR = EAtom.of("udp_error");
     /** The driver's receive buffer (INET_LOPT_BUFFER): a longer datagram is truncated to it, as in erts. */
@@ -44,6 +48,18 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
     private ByteBuffer buf = ByteBuffer.allocate(MAX_BUFFER);
     private boolean bufferSet;
     private int refs;
+    /** io_uring receive (null: the NIO selector path). */
+    private UdpRing ring;
+    /**
+     * Ring only: datagrams (Datagram) and receive errors (EAtom) the ring received that nobody has taken
+     * yet. Once the socket has wanted data (readAhead), a receive stays armed while this holds fewer
+     * than AHEAD_MAX entries, also in passive mode with no recv waiting: a recv or an {active, once}
+     * then finds its datagram here, and no caller thread has to wake the ring thread to arm one.
+     * Datagrams beyond that wait in the kernel's buffer (recbuf), as with erts.
+     */
+    private final ArrayDeque<Object> ahead = new ArrayDeque<>();
+    private boolean readAhead;
+    private static final int AHEAD_MAX = 16;
     private long recvCnt, recvMax, recvOct, sendCnt, sendMax, sendOct;
 
     UdpInet(Runtime vm, Ports.Port port) {
@@ -109,7 +125,11 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         family = d[0];
         ch = DatagramChannel.open(family == InetCodec.AF_INET6 ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
         for (var e : opts.other.entrySet()) socketOpt(e.getKey(), e.getValue());
-        key = IoLoop.get().register(ch, this);
+        org.jbeam.io.PollRing pr = SockPoll.uringOrNull();
+        if (pr != null) {
+            ch.configureBlocking(false);
+            ring = new UdpRing(pr, SockPoll.fdOf(ch), this);
+        } else key = IoLoop.get().register(ch, this);
         return InetCodec.ok();
     }
 
@@ -176,15 +196,17 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         if (ch == null || closed) return ETuple.of(TcpIo.ERROR, EAtom.of("enotconn"));
         if (opts.active != InetOptions.PASSIVE) return ETuple.of(TcpIo.ERROR, EAtom.of("einval"));
         if (!recvs.isEmpty()) return ETuple.of(TcpIo.ERROR, EAtom.of("ealready"));
-        if (bound) {
+        Object o = ahead.poll();
+        if (o != null) {
+            updateInterest();     // re-arms the ring's receive if the read-ahead was full
+            return o instanceof Datagram d ? ETuple.of(EAtom.OK, ETuple.of(d.ip(), ESmall.of(d.port()), payload(d.data())))
+                    : ETuple.of(TcpIo.ERROR, (Term) o);
+        }
+        // The socket itself is read here only while no ring receive can be in flight (it never wanted data).
+        if (bound && (ring == null || !readAhead)) {
             try {
                 Datagram d = receiveOne();
-                if (d != null) {
-                    InetSocketAddress from = d.from();
-                    byte[] data = d.data();
-                    Term payload = opts.binary ? EBitString.of(data) : bytes(data, 0, data.length, ENil.NIL);
-                    return ETuple.of(EAtom.OK, ETuple.of(ipTuple(from), ESmall.of(from.getPort()), payload));
-                }
+                if (d != null) return ETuple.of(EAtom.OK, ETuple.of(d.ip(), ESmall.of(d.port()), payload(d.data())));
             } catch (IOException e) {
                 return ETuple.of(TcpIo.ERROR, EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e)));
             }
@@ -254,16 +276,56 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
     /** Whether someone wants datagrams now: a pending recv or an active mode. */
     private boolean wanted() { return !recvs.isEmpty() || opts.active != InetOptions.PASSIVE; }
 
-    /** Receives queued datagrams (non-blocking) while a recv waits or the socket is active. */
+    /**
+     * Hands datagrams to a waiting recv or the active owner while someone wants them: those the ring
+     * received first, then (NIO path) what a non-blocking receive finds.
+     */
     private void readAvailable() throws IOException {
+        while (!closed && wanted() && !ahead.isEmpty()) {
+            Object o = ahead.poll();
+            if (o instanceof Datagram d) deliver(d);
+            else failed((EAtom) o);
+        }
+        if (ring != null) return;
         while (ch != null && !closed && bound && wanted()) {
             Datagram d = receiveOne();
             if (d == null) return;
-            deliver(d.from(), d.data());
+            deliver(d);
         }
     }
 
-    private record Datagram(InetSocketAddress from, byte[] data) {}
+    /** A received datagram: the sender's address as inet_drv reports it, and the data. */
+    private record Datagram(Term ip, int port, byte[] data) {}
+
+    /**
+     * A receive of the ring completed ({@code n >= 0} bytes, a datagram may be empty) or failed (-errno); on
+     * the ring thread, with no receive of this socket in flight, so the msghdr block may be read and reset.
+     */
+    @Override
+    public synchronized void received(java.lang.foreign.MemorySegment msg, int n) {
+        if (closed || ring == null) return;
+        if (n >= 0) {
+            n = Math.min(n, bufferSize());
+            recvCnt++;
+            recvMax = Math.max(recvMax, n);
+            recvOct += n;
+            ahead.add(new Datagram(ring.ip(), ring.port(), ring.data(n)));
+        } else {
+            ahead.add(org.jbeam.io.PosixErrors.atom(n));
+        }
+        ring.prepare();
+        try {
+            readAvailable();
+        } catch (IOException e) {
+            readFailed(e);
+        }
+        updateInterest();
+    }
+
+    @Override
+    public void ready(int revents) {}
+
+    private Term payload(byte[] data) { return opts.binary ? EBitString.of(data) : bytes(data, 0, data.length, ENil.NIL); }
 
     /** One queued datagram (non-blocking), counted in the socket's statistics; null if none is queued. */
     private Datagram receiveOne() throws IOException {
@@ -276,23 +338,23 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         recvCnt++;
         recvMax = Math.max(recvMax, data.length);
         recvOct += data.length;
-        return new Datagram(from, data);
+        return new Datagram(ipTuple(from), from.getPort(), data);
     }
 
-    private void deliver(InetSocketAddress from, byte[] data) {
-        Term payload = opts.binary ? EBitString.of(data) : bytes(data, 0, data.length, ENil.NIL);
+    private void deliver(Datagram d) {
+        Term payload = payload(d.data());
         Recv r = recvs.poll();
         if (r != null) {
             if (r.timer != null) r.timer.cancel(false);
             if (r.call != null) {
-                r.call.complete(ETuple.of(EAtom.OK, ETuple.of(ipTuple(from), ESmall.of(from.getPort()), payload)));
+                r.call.complete(ETuple.of(EAtom.OK, ETuple.of(d.ip(), ESmall.of(d.port()), payload)));
                 return;
             }
-            byte[] a = InetCodec.encodeAddr(from);
+            byte[] a = encodeAddr(d.ip(), d.port());
             async(r.caller, r.ref, ETuple.of(EAtom.OK, bytes(a, 0, a.length, payload)));
             return;
         }
-        vm.sendTo(port.owner, ETuple.of(UDP, port.id, ipTuple(from), ESmall.of(from.getPort()), payload));
+        vm.sendTo(port.owner, ETuple.of(UDP, port.id, d.ip(), ESmall.of(d.port()), payload));
         if (opts.active == InetOptions.ONCE) opts.active = InetOptions.PASSIVE;
         else if (opts.active == InetOptions.MULTI && --opts.activeN <= 0) {
             opts.active = InetOptions.PASSIVE;
@@ -303,7 +365,10 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
 
     /** A receive error (e.g. ICMP port unreachable on a connected socket): the first waiting recv gets it. */
     private void readFailed(IOException e) {
-        EAtom reason = EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e));
+        failed(EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e)));
+    }
+
+    private void failed(EAtom reason) {
         Recv r = recvs.poll();
         if (r != null) {
             if (r.timer != null) r.timer.cancel(false);
@@ -323,6 +388,22 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         return ETuple.of(t);
     }
 
+    /** inet_drv's encoding of an address (what prim_inet's get_addr decodes): [Family, P1, P0 | IP bytes]. */
+    private static byte[] encodeAddr(Term ip, int port) {
+        ETuple t = (ETuple) ip;
+        boolean v4 = t.arity() == 4;
+        byte[] r = new byte[3 + (v4 ? 4 : 16)];
+        r[0] = (byte) (v4 ? InetCodec.AF_INET : InetCodec.AF_INET6);
+        r[1] = (byte) (port >>> 8);
+        r[2] = (byte) port;
+        for (int i = 0; i < t.arity(); i++) {
+            int x = (int) ((ESmall) t.get(i)).value;
+            if (v4) r[3 + i] = (byte) x;
+            else { r[3 + 2 * i] = (byte) (x >>> 8); r[4 + 2 * i] = (byte) x; }
+        }
+        return r;
+    }
+
     private static Term bytes(byte[] b, int off, int n, Term tail) {
         Term l = tail;
         for (int i = off + n - 1; i >= off; i--) l = new ECons(ESmall.of(b[i] & 0xFF), l);
@@ -330,6 +411,11 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
     }
 
     private void updateInterest() {
+        if (ring != null) {
+            if (wanted()) readAhead = true;
+            ring.key.wantRecv(!closed && bound && (wanted() || readAhead && ahead.size() < AHEAD_MAX));
+            return;
+        }
         if (key == null || !key.isValid()) return;
         IoLoop.get().interest(key, !closed && bound && wanted() ? SelectionKey.OP_READ : 0);
     }
@@ -409,13 +495,32 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
     }
 
     @Override
-    public synchronized void stop() {
-        closed = true;
+    public void stop() {
+        UdpRing rg;
+        synchronized (this) {
+            rg = ring;
+            if (rg == null) { stopNio(); return; }
+            closed = true;
+            failRecvs();
+            ahead.clear();
+            DatagramChannel c = ch;
+            rg.release(() -> SockPoll.closeQuietly(c));
+        }
+        // Outside the monitor: the ring thread may be waiting for it in received() before it can finish the release.
+        rg.awaitReleased(SockPoll.uringOrNull());
+    }
+
+    private void failRecvs() {
         for (Recv r : recvs) {
             if (r.timer != null) r.timer.cancel(false);
             answer(r, ETuple.of(TcpIo.ERROR, TcpIo.CLOSED));
         }
         recvs.clear();
+    }
+
+    private void stopNio() {
+        closed = true;
+        failRecvs();
         if (key != null) {
             // A registered channel's fd is released only once the poll thread drops its key: wait, so that
             // the port is really free when close returns (a send to it right after sees econnrefused).
