@@ -32,7 +32,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
     static final int PACKET_REQ_RECV = 60, TYPE_DGRAM = 2;
     static final EAtom UDP = EAtom.of("udp"), UDP_PASSIVE = EAtom.of("udp_passive"), UDP_ERROR = EAtom.of("udp_error");
     /** The driver's receive buffer (INET_LOPT_BUFFER): a longer datagram is truncated to it, as in erts. */
-    private static final int BUFFER = 20, DEFAULT_BUFFER = 8192, MIN_BUFFER = 1460, MAX_BUFFER = 65536;
+    private static final int BUFFER = 20, MIN_BUFFER = 1460, MAX_BUFFER = 65536;
 
     /** A pending recv: answered by an inet_async message, or by completing call (prim_inet:recvfrom0 done natively). */
     private record Recv(EPid caller, AsyncCall call, int ref, ScheduledFuture<?> timer) {}
@@ -54,18 +54,20 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
      * Ring only: datagrams (Datagram) and receive errors (EAtom) the ring received that nobody has taken
      * yet. Once the socket has wanted data (readAhead), a receive stays armed while this holds fewer
      * than AHEAD_MAX entries, also in passive mode with no recv waiting: a recv or an {active, once}
-     * then finds its datagram here, and no caller thread has to wake the ring thread to arm one.
-     * Datagrams beyond that wait in the kernel's buffer (recbuf), as with erts.
+     * then finds its datagram here or waits without a caller thread waking the ring thread to arm a
+     * receive. Datagrams beyond that wait in the kernel's buffer (recbuf), as with erts; one entry
+     * keeps what a full recbuf drops within one datagram of erts (inet_udp opens with an 8 KiB recbuf).
      */
     private final ArrayDeque<Object> ahead = new ArrayDeque<>();
     private boolean readAhead;
-    private static final int AHEAD_MAX = 16;
+    private static final int AHEAD_MAX = 1;
     private long recvCnt, recvMax, recvOct, sendCnt, sendMax, sendOct;
 
     UdpInet(Runtime vm, Ports.Port port) {
         this.vm = vm;
         this.port = port;
-        opts.other.put(BUFFER, InetOptions.int32(DEFAULT_BUFFER));
+        // inet_drv's initial buffer; inet_udp opens with {recbuf, 8192}, which raises it to 8192 (see socketOpt).
+        opts.other.put(BUFFER, InetOptions.int32(MIN_BUFFER));
     }
 
     private int bufferSize() { return InetCodec.i32(opts.other.get(BUFFER), 0); }
@@ -89,6 +91,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
                 case PACKET_REQ_RECV -> recv(caller, d);
                 case TcpInet.REQ_SETOPTS -> setopts(d);
                 case TcpInet.REQ_GETOPTS -> {
+                    kernelBufs();
                     byte[] r = opts.get(d, family == InetCodec.AF_INET6);
                     yield r == null ? InetCodec.error("einval") : InetCodec.ok(r);
                 }
@@ -124,12 +127,12 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
         if (d[0] != InetCodec.AF_INET && d[0] != InetCodec.AF_INET6) return InetCodec.error("eafnosupport");
         family = d[0];
         ch = DatagramChannel.open(family == InetCodec.AF_INET6 ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
-        for (var e : opts.other.entrySet()) socketOpt(e.getKey(), e.getValue());
+        for (var e : opts.other.entrySet()) if (e.getKey() != BUFFER) socketOpt(e.getKey(), e.getValue());
         org.jbeam.io.PollRing pr = SockPoll.uringOrNull();
         if (pr != null) {
             ch.configureBlocking(false);
             ring = new UdpRing(pr, SockPoll.fdOf(ch), this);
-        } else key = IoLoop.get().register(ch, this);
+        } else ch.configureBlocking(false);     // registered with the selector when it first waits (updateInterest)
         return InetCodec.ok();
     }
 
@@ -255,11 +258,9 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
             opts.other.put(BUFFER, InetOptions.int32(Math.max(1, Math.min(x, MAX_BUFFER))));
             return;
         }
-        if (ch == null) {
-            // recbuf given at open also sizes the driver buffer (unless buffer was given).
-            if (code == InetOptions.RCVBUF && !bufferSet) opts.other.put(BUFFER, InetOptions.int32(Math.max(MIN_BUFFER, Math.min(x, MAX_BUFFER))));
-            return;
-        }
+        // recbuf also grows the driver buffer (never shrinks it) unless buffer was given, as inet_drv does.
+        if (code == InetOptions.RCVBUF && !bufferSet) opts.other.put(BUFFER, InetOptions.int32(Math.max(bufferSize(), Math.min(x, MAX_BUFFER))));
+        if (ch == null) return;
         try {
             switch (code) {
                 case InetOptions.REUSEADDR -> ch.setOption(StandardSocketOptions.SO_REUSEADDR, x != 0);
@@ -270,6 +271,18 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
             }
         } catch (IOException | RuntimeException e) {
             // unsupported here: the value is still remembered for getopts
+        }
+    }
+
+    /** getopts reads recbuf and sndbuf from the socket, as inet_drv does (Linux reports twice what was set). */
+    private void kernelBufs() {
+        if (ch == null || closed) return;
+        try {
+            // The JDK halves what getsockopt returns for these on Linux (to give back what was set): undone here.
+            opts.other.put(InetOptions.RCVBUF, InetOptions.int32(2L * ch.getOption(StandardSocketOptions.SO_RCVBUF)));
+            opts.other.put(InetOptions.SNDBUF, InetOptions.int32(2L * ch.getOption(StandardSocketOptions.SO_SNDBUF)));
+        } catch (IOException | RuntimeException e) {
+            // keep the remembered values
         }
     }
 
@@ -416,8 +429,20 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
             ring.key.wantRecv(!closed && bound && (wanted() || readAhead && ahead.size() < AHEAD_MAX));
             return;
         }
-        if (key == null || !key.isValid()) return;
-        IoLoop.get().interest(key, !closed && bound && wanted() ? SelectionKey.OP_READ : 0);
+        boolean want = !closed && bound && wanted();
+        if (key == null) {
+            // Registered lazily: a socket that never waits (one that only sends) closes at once, without
+            // waiting for the selector thread to drop its key.
+            if (!want) return;
+            try {
+                key = IoLoop.get().register(ch, this, SelectionKey.OP_READ);
+            } catch (IOException e) {
+                // closed meanwhile: nothing to wait for
+            }
+            return;
+        }
+        if (!key.isValid()) return;
+        IoLoop.get().interest(key, want ? SelectionKey.OP_READ : 0);
     }
 
     @Override
@@ -448,24 +473,54 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
             int off = alen + 4 + anc;
             if (anc < 0 || off > d.length) throw new IllegalArgumentException();
             if (ch == null || closed) status = ETuple.of(TcpIo.ERROR, TcpIo.CLOSED);
-            else {
-                if (!bound) { ch.bind(null); bound = true; updateInterest(); }
-                ByteBuffer data = ByteBuffer.wrap(d, off, d.length - off);
-                int n = data.remaining();
-                sendCnt++;
-                sendMax = Math.max(sendMax, n);
-                sendOct += n;
-                // A full send buffer drops the datagram, as UDP may (erts would retry on EAGAIN).
-                if (connected) ch.write(data);
-                else ch.send(data, InetCodec.decodeAddr(d, 0, family));
-                status = EAtom.OK;
-            }
+            else status = sendData(connected ? null : InetCodec.decodeAddr(d, 0, family), ByteBuffer.wrap(d, off, d.length - off));
         } catch (IllegalArgumentException | java.net.UnknownHostException e) {
             status = ETuple.of(TcpIo.ERROR, EAtom.of("einval"));
         } catch (IOException e) {
             status = ETuple.of(TcpIo.ERROR, EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e)));
         }
         return status;
+    }
+
+    /** Sends one datagram to {@code to} (null: the connected peer); ok. */
+    private Term sendData(InetSocketAddress to, ByteBuffer data) throws IOException {
+        if (!bound) { ch.bind(null); bound = true; updateInterest(); }
+        int n = data.remaining();
+        sendCnt++;
+        sendMax = Math.max(sendMax, n);
+        sendOct += n;
+        // A full send buffer drops the datagram, as UDP may (erts would retry on EAGAIN).
+        if (to == null) ch.write(data);
+        else ch.send(data, to);
+        return EAtom.OK;
+    }
+
+    private byte[] lastTo;
+    private int lastToPort;
+    private InetSocketAddress lastToAddr;
+
+    /**
+     * gen_udp:send(S, IP, Port, Data) done natively ({@link UdpNatives}): {@code ip} holds the address bytes
+     * of the socket's family. The destination of the previous call is reused (an echo answers one peer).
+     */
+    synchronized Term sendTo(byte[] ip, int toPort, byte[] data) {
+        if (ch == null || closed) return ETuple.of(TcpIo.ERROR, TcpIo.CLOSED);
+        try {
+            InetSocketAddress to = null;
+            if (!connected) {
+                if (toPort != lastToPort || !java.util.Arrays.equals(ip, lastTo)) {
+                    lastToAddr = new InetSocketAddress(java.net.InetAddress.getByAddress(ip), toPort);
+                    lastTo = ip;
+                    lastToPort = toPort;
+                }
+                to = lastToAddr;
+            }
+            return sendData(to, ByteBuffer.wrap(data));
+        } catch (java.net.UnknownHostException | IllegalArgumentException e) {
+            return ETuple.of(TcpIo.ERROR, EAtom.of("einval"));
+        } catch (IOException e) {
+            return ETuple.of(TcpIo.ERROR, EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e)));
+        }
     }
 
     /** Length of the encoded address at the start of a sendto command (enc_value(set, addr, _)). */
@@ -532,6 +587,6 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
         } catch (IOException e) {
             // closing anyway
         }
-        IoLoop.get().wakeup();
+        if (key != null) IoLoop.get().wakeup();
     }
 }
