@@ -426,7 +426,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
     private void updateInterest() {
         if (ring != null) {
             if (wanted()) readAhead = true;
-            ring.key.wantRecv(!closed && bound && (wanted() || readAhead && ahead.size() < AHEAD_MAX));
+            ring.wantRecv(!closed && bound && (wanted() || readAhead && ahead.size() < AHEAD_MAX));
             return;
         }
         boolean want = !closed && bound && wanted();

@@ -20,8 +20,11 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * uses. One malloc'd block holds the {@code struct msghdr}, its single {@code struct iovec}, a
  * {@code sockaddr_storage} for the sender's address and the datagram buffer (64 KiB: any datagram fits;
  * the driver truncates it to its buffer option when it takes it, as erts' recvfrom into a buffer of
- * that size does, so a buffer change applies also to a receive already in flight). The block is freed only by the key's release action, which PollRing runs
- * once no receive of the key is in flight, so the kernel never writes into freed memory.
+ * that size does, so a buffer change applies also to a receive already in flight). malloc leaves the
+ * block's pages untouched until the kernel writes a datagram there, so a socket of small datagrams
+ * keeps one or two resident pages. The block is allocated when the socket first wants data (a socket
+ * that only sends has none) and freed only by the key's release action, which PollRing runs once no
+ * receive of the key is in flight, so the kernel never writes into freed memory.
  *
  * <p>The driver touches the block only under its monitor and only while no receive is in flight
  * (inside {@link PollRing.Listener#received}, or before the first receive is wanted).
@@ -31,25 +34,32 @@ final class UdpRing {
     static final int DATA_MAX = 65536;
     private static final java.lang.foreign.ValueLayout.OfShort BE_SHORT = JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN);
 
-    private final MemorySegment mem;
+    private MemorySegment mem;
     final PollRing.Key key;
     /** The last sender's address and its tuple: an echo's peer is the same datagram after datagram. */
     private long lastV4 = -1;
     private Term lastIp;
 
     UdpRing(PollRing ring, int fd, PollRing.Listener listener) {
-        mem = Libc.malloc(DATA + DATA_MAX);
-        long base = mem.address();
-        mem.set(JAVA_LONG, 0, base + NAME);         // msg_name
-        mem.set(JAVA_LONG, 16, base + IOV);         // msg_iov
-        mem.set(JAVA_LONG, 24, 1);                  // msg_iovlen
-        mem.set(JAVA_LONG, 32, 0);                  // msg_control
-        mem.set(JAVA_LONG, 40, 0);                  // msg_controllen
-        mem.set(JAVA_LONG, IOV, base + DATA);       // iov_base
-        mem.set(JAVA_LONG, IOV + 8, DATA_MAX);      // iov_len
-        prepare();
         key = ring.register(fd, listener, 0);
-        key.recvMsg(mem);
+    }
+
+    /** Turns the ring's receive on or off, allocating the msghdr block the first time it is turned on. */
+    void wantRecv(boolean on) {
+        if (on && mem == null) {
+            mem = Libc.malloc(DATA + DATA_MAX);
+            long base = mem.address();
+            mem.set(JAVA_LONG, 0, base + NAME);         // msg_name
+            mem.set(JAVA_LONG, 16, base + IOV);         // msg_iov
+            mem.set(JAVA_LONG, 24, 1);                  // msg_iovlen
+            mem.set(JAVA_LONG, 32, 0);                  // msg_control
+            mem.set(JAVA_LONG, 40, 0);                  // msg_controllen
+            mem.set(JAVA_LONG, IOV, base + DATA);       // iov_base
+            mem.set(JAVA_LONG, IOV + 8, DATA_MAX);      // iov_len
+            prepare();
+            key.recvMsg(mem);
+        }
+        key.wantRecv(on);
     }
 
     /** Resets what the kernel writes back (name length, flags) before the next receive. */
@@ -87,11 +97,12 @@ final class UdpRing {
 
     /** Stops receiving; {@code close} runs (then the memory is freed) once no receive is in flight. */
     void release(Runnable close) {
+        MemorySegment m = mem;
         key.release(() -> {
             try {
                 close.run();
             } finally {
-                Libc.free(mem);
+                if (m != null) Libc.free(m);
             }
         });
     }
