@@ -97,7 +97,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
                 }
                 case TcpInet.REQ_NAME -> ch == null || !bound ? InetCodec.error("einval") : InetCodec.ok(InetCodec.encodeAddr(ch.getLocalAddress()));
                 case TcpInet.REQ_PEER -> ch == null || !connected ? InetCodec.error("enotconn") : InetCodec.ok(InetCodec.encodeAddr(ch.getRemoteAddress()));
-                case TcpInet.REQ_GETSTAT -> InetCodec.ok(stats(d));
+                case TcpInet.REQ_GETSTAT -> InetCodec.ok(UdpCodec.stats(d, recvCnt, recvMax, recvOct, sendCnt, sendMax, sendOct));
                 // Not the real name: kernel's inet_config would then resolve it natively at boot, which needs
                 // the inet_gethost port program (spawn_executable ports are not emulated yet) and halts.
                 // This is the name inet_config falls back to when no udp socket can be opened.
@@ -338,7 +338,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
     @Override
     public void ready(int revents) {}
 
-    private Term payload(byte[] data) { return opts.binary ? EBitString.of(data) : bytes(data, 0, data.length, ENil.NIL); }
+    private Term payload(byte[] data) { return opts.binary ? EBitString.of(data) : UdpCodec.bytes(data, 0, data.length, ENil.NIL); }
 
     /** One queued datagram (non-blocking), counted in the socket's statistics; null if none is queued. */
     private Datagram receiveOne() throws IOException {
@@ -351,7 +351,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
         recvCnt++;
         recvMax = Math.max(recvMax, data.length);
         recvOct += data.length;
-        return new Datagram(ipTuple(from), from.getPort(), data);
+        return new Datagram(UdpCodec.ipTuple(from), from.getPort(), data);
     }
 
     private void deliver(Datagram d) {
@@ -363,8 +363,8 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
                 r.call.complete(ETuple.of(EAtom.OK, ETuple.of(d.ip(), ESmall.of(d.port()), payload)));
                 return;
             }
-            byte[] a = encodeAddr(d.ip(), d.port());
-            async(r.caller, r.ref, ETuple.of(EAtom.OK, bytes(a, 0, a.length, payload)));
+            byte[] a = UdpCodec.encodeAddr(d.ip(), d.port());
+            async(r.caller, r.ref, ETuple.of(EAtom.OK, UdpCodec.bytes(a, 0, a.length, payload)));
             return;
         }
         vm.sendTo(port.owner, ETuple.of(UDP, port.id, d.ip(), ESmall.of(d.port()), payload));
@@ -389,38 +389,6 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
         } else if (opts.active != InetOptions.PASSIVE) {
             vm.sendTo(port.owner, ETuple.of(UDP_ERROR, port.id, reason));
         }
-    }
-
-    private static Term ipTuple(InetSocketAddress a) {
-        byte[] ip = a.getAddress().getAddress();
-        if (a.getAddress() instanceof Inet4Address) {
-            return ETuple.of(ESmall.of(ip[0] & 0xFF), ESmall.of(ip[1] & 0xFF), ESmall.of(ip[2] & 0xFF), ESmall.of(ip[3] & 0xFF));
-        }
-        Term[] t = new Term[8];
-        for (int i = 0; i < 8; i++) t[i] = ESmall.of(InetCodec.u16(ip, 2 * i));
-        return ETuple.of(t);
-    }
-
-    /** inet_drv's encoding of an address (what prim_inet's get_addr decodes): [Family, P1, P0 | IP bytes]. */
-    private static byte[] encodeAddr(Term ip, int port) {
-        ETuple t = (ETuple) ip;
-        boolean v4 = t.arity() == 4;
-        byte[] r = new byte[3 + (v4 ? 4 : 16)];
-        r[0] = (byte) (v4 ? InetCodec.AF_INET : InetCodec.AF_INET6);
-        r[1] = (byte) (port >>> 8);
-        r[2] = (byte) port;
-        for (int i = 0; i < t.arity(); i++) {
-            int x = (int) ((ESmall) t.get(i)).value;
-            if (v4) r[3 + i] = (byte) x;
-            else { r[3 + 2 * i] = (byte) (x >>> 8); r[4 + 2 * i] = (byte) x; }
-        }
-        return r;
-    }
-
-    private static Term bytes(byte[] b, int off, int n, Term tail) {
-        Term l = tail;
-        for (int i = off + n - 1; i >= off; i--) l = new ECons(ESmall.of(b[i] & 0xFF), l);
-        return l;
     }
 
     private void updateInterest() {
@@ -467,7 +435,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
     synchronized Term send(byte[] d) {
         Term status;
         try {
-            int alen = addrLen(d);
+            int alen = UdpCodec.addrLen(d);
             if (alen < 0 || d.length < alen + 4) throw new IllegalArgumentException();
             int anc = InetCodec.i32(d, alen);
             int off = alen + 4 + anc;
@@ -521,32 +489,6 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
         } catch (IOException e) {
             return ETuple.of(TcpIo.ERROR, EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e)));
         }
-    }
-
-    /** Length of the encoded address at the start of a sendto command (enc_value(set, addr, _)). */
-    private static int addrLen(byte[] d) {
-        if (d.length < 1) return -1;
-        return switch (d[0]) {
-            case InetCodec.AF_INET -> 7;
-            case InetCodec.AF_INET6 -> 27;
-            case InetCodec.AF_ANY, InetCodec.AF_LOOPBACK -> 3;
-            default -> -1;
-        };
-    }
-
-    private byte[] stats(byte[] req) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        for (byte b : req) {
-            long v = switch (b) {
-                case 1 -> recvCnt; case 2 -> recvMax; case 3 -> recvCnt == 0 ? 0 : recvOct / recvCnt;
-                case 5 -> sendCnt; case 6 -> sendMax; case 7 -> sendCnt == 0 ? 0 : sendOct / sendCnt;
-                case 9 -> recvOct; case 10 -> sendOct; default -> 0;
-            };
-            out.write(b);
-            if (b == 9 || b == 10) for (int s = 56; s >= 32; s -= 8) out.write((int) (v >>> s));
-            for (int s = 24; s >= 0; s -= 8) out.write((int) (v >>> s));
-        }
-        return out.toByteArray();
     }
 
     @Override
