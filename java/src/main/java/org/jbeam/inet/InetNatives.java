@@ -33,6 +33,7 @@ public final class InetNatives implements BifModule {
         t.keepErlangBody("gen_tcp", "recv", 2);
         t.bif3("gen_tcp", "recv", InetNatives::genTcpRecv3);
         t.keepErlangBody("gen_tcp", "recv", 3);
+        UdpNatives.register(t);     // gen_udp:send/4, recv/2, recv/3 (ADR 0040)
     }
 
     // ---- gen_tcp:send/2, recv/2, recv/3 (ADR 0033) ----

@@ -66,6 +66,9 @@ abstract class SockPoll {
         return p;
     }
 
+    /** The io_uring socket ring when that is the backend, else null (udp_inet receives on it directly, ADR 0040). */
+    static PollRing uringOrNull() { return get() instanceof Uring u ? u.ring : null; }
+
     /** The socket backend's name, for system_info. */
     static String backendName() { return get().name(); }
 

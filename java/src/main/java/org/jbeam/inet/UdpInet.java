@@ -19,16 +19,20 @@ import org.jbeam.runtime.Runtime;
 import org.jbeam.term.*;
 
 /**
- * Emulation of erts' "udp_inet" driver (inet_drv.c, packet_inet_*) over a java.nio DatagramChannel on the
- * {@link IoLoop} selector: open, bind, connect, name/peer, setopts/getopts, PACKET_REQ_RECV (answered by
+ * Emulation of erts' "udp_inet" driver (inet_drv.c, packet_inet_*) over a java.nio DatagramChannel: open,
+ * bind, connect, name/peer, setopts/getopts, PACKET_REQ_RECV (answered by
  * {inet_async, S, Ref, {ok, [Family, P1, P0, IP.. | Data]}}), sendto via port_command ({inet_reply, S, _}),
  * and active-mode delivery ({udp, S, IP, Port, Data}, {udp_passive, S}). State is guarded by this monitor.
+ *
+ * <p>Datagrams arrive through the io_uring socket ring when that is the socket backend ({@link UdpRing}:
+ * an IORING_OP_RECVMSG kept in flight, ADR 0040), else through readiness on the {@link IoLoop} selector
+ * and a non-blocking receive. Sends are a non-blocking sendto on the caller's thread either way.
  */
-final class UdpInet implements Ports.Driver, IoLoop.Handler {
+final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRing.Listener {
     static final int PACKET_REQ_RECV = 60, TYPE_DGRAM = 2;
     static final EAtom UDP = EAtom.of("udp"), UDP_PASSIVE = EAtom.of("udp_passive"), UDP_ERROR = EAtom.of("udp_error");
     /** The driver's receive buffer (INET_LOPT_BUFFER): a longer datagram is truncated to it, as in erts. */
-    private static final int BUFFER = 20, DEFAULT_BUFFER = 8192, MIN_BUFFER = 1460, MAX_BUFFER = 65536;
+    private static final int BUFFER = 20, MIN_BUFFER = 1460, MAX_BUFFER = 65536;
 
     /** A pending recv: answered by an inet_async message, or by completing call (prim_inet:recvfrom0 done natively). */
     private record Recv(EPid caller, AsyncCall call, int ref, ScheduledFuture<?> timer) {}
@@ -44,12 +48,26 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
     private ByteBuffer buf = ByteBuffer.allocate(MAX_BUFFER);
     private boolean bufferSet;
     private int refs;
+    /** io_uring receive (null: the NIO selector path). */
+    private UdpRing ring;
+    /**
+     * Ring only: datagrams (Datagram) and receive errors (EAtom) the ring received that nobody has taken
+     * yet. Once the socket has wanted data (readAhead), a receive stays armed while this holds fewer
+     * than AHEAD_MAX entries, also in passive mode with no recv waiting: a recv or an {active, once}
+     * then finds its datagram here or waits without a caller thread waking the ring thread to arm a
+     * receive. Datagrams beyond that wait in the kernel's buffer (recbuf), as with erts; one entry
+     * keeps what a full recbuf drops within one datagram of erts (inet_udp opens with an 8 KiB recbuf).
+     */
+    private final ArrayDeque<Object> ahead = new ArrayDeque<>();
+    private boolean readAhead;
+    private static final int AHEAD_MAX = 1;
     private long recvCnt, recvMax, recvOct, sendCnt, sendMax, sendOct;
 
     UdpInet(Runtime vm, Ports.Port port) {
         this.vm = vm;
         this.port = port;
-        opts.other.put(BUFFER, InetOptions.int32(DEFAULT_BUFFER));
+        // inet_drv's initial buffer; inet_udp opens with {recbuf, 8192}, which raises it to 8192 (see socketOpt).
+        opts.other.put(BUFFER, InetOptions.int32(MIN_BUFFER));
     }
 
     private int bufferSize() { return InetCodec.i32(opts.other.get(BUFFER), 0); }
@@ -73,12 +91,13 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
                 case PACKET_REQ_RECV -> recv(caller, d);
                 case TcpInet.REQ_SETOPTS -> setopts(d);
                 case TcpInet.REQ_GETOPTS -> {
+                    kernelBufs();
                     byte[] r = opts.get(d, family == InetCodec.AF_INET6);
                     yield r == null ? InetCodec.error("einval") : InetCodec.ok(r);
                 }
                 case TcpInet.REQ_NAME -> ch == null || !bound ? InetCodec.error("einval") : InetCodec.ok(InetCodec.encodeAddr(ch.getLocalAddress()));
                 case TcpInet.REQ_PEER -> ch == null || !connected ? InetCodec.error("enotconn") : InetCodec.ok(InetCodec.encodeAddr(ch.getRemoteAddress()));
-                case TcpInet.REQ_GETSTAT -> InetCodec.ok(stats(d));
+                case TcpInet.REQ_GETSTAT -> InetCodec.ok(UdpCodec.stats(d, recvCnt, recvMax, recvOct, sendCnt, sendMax, sendOct));
                 // Not the real name: kernel's inet_config would then resolve it natively at boot, which needs
                 // the inet_gethost port program (spawn_executable ports are not emulated yet) and halts.
                 // This is the name inet_config falls back to when no udp socket can be opened.
@@ -108,8 +127,12 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         if (d[0] != InetCodec.AF_INET && d[0] != InetCodec.AF_INET6) return InetCodec.error("eafnosupport");
         family = d[0];
         ch = DatagramChannel.open(family == InetCodec.AF_INET6 ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
-        for (var e : opts.other.entrySet()) socketOpt(e.getKey(), e.getValue());
-        key = IoLoop.get().register(ch, this);
+        for (var e : opts.other.entrySet()) if (e.getKey() != BUFFER) socketOpt(e.getKey(), e.getValue());
+        org.jbeam.io.PollRing pr = SockPoll.uringOrNull();
+        if (pr != null) {
+            ch.configureBlocking(false);
+            ring = new UdpRing(pr, SockPoll.fdOf(ch), this);
+        } else ch.configureBlocking(false);     // registered with the selector when it first waits (updateInterest)
         return InetCodec.ok();
     }
 
@@ -176,15 +199,17 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         if (ch == null || closed) return ETuple.of(TcpIo.ERROR, EAtom.of("enotconn"));
         if (opts.active != InetOptions.PASSIVE) return ETuple.of(TcpIo.ERROR, EAtom.of("einval"));
         if (!recvs.isEmpty()) return ETuple.of(TcpIo.ERROR, EAtom.of("ealready"));
-        if (bound) {
+        Object o = ahead.poll();
+        if (o != null) {
+            updateInterest();     // re-arms the ring's receive if the read-ahead was full
+            return o instanceof Datagram d ? ETuple.of(EAtom.OK, ETuple.of(d.ip(), ESmall.of(d.port()), payload(d.data())))
+                    : ETuple.of(TcpIo.ERROR, (Term) o);
+        }
+        // The socket itself is read here only while no ring receive can be in flight (it never wanted data).
+        if (bound && (ring == null || !readAhead)) {
             try {
                 Datagram d = receiveOne();
-                if (d != null) {
-                    InetSocketAddress from = d.from();
-                    byte[] data = d.data();
-                    Term payload = opts.binary ? EBitString.of(data) : bytes(data, 0, data.length, ENil.NIL);
-                    return ETuple.of(EAtom.OK, ETuple.of(ipTuple(from), ESmall.of(from.getPort()), payload));
-                }
+                if (d != null) return ETuple.of(EAtom.OK, ETuple.of(d.ip(), ESmall.of(d.port()), payload(d.data())));
             } catch (IOException e) {
                 return ETuple.of(TcpIo.ERROR, EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e)));
             }
@@ -233,11 +258,9 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
             opts.other.put(BUFFER, InetOptions.int32(Math.max(1, Math.min(x, MAX_BUFFER))));
             return;
         }
-        if (ch == null) {
-            // recbuf given at open also sizes the driver buffer (unless buffer was given).
-            if (code == InetOptions.RCVBUF && !bufferSet) opts.other.put(BUFFER, InetOptions.int32(Math.max(MIN_BUFFER, Math.min(x, MAX_BUFFER))));
-            return;
-        }
+        // recbuf also grows the driver buffer (never shrinks it) unless buffer was given, as inet_drv does.
+        if (code == InetOptions.RCVBUF && !bufferSet) opts.other.put(BUFFER, InetOptions.int32(Math.max(bufferSize(), Math.min(x, MAX_BUFFER))));
+        if (ch == null) return;
         try {
             switch (code) {
                 case InetOptions.REUSEADDR -> ch.setOption(StandardSocketOptions.SO_REUSEADDR, x != 0);
@@ -251,19 +274,71 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         }
     }
 
-    /** Whether someone wants datagrams now: a pending recv or an active mode. */
-    private boolean wanted() { return !recvs.isEmpty() || opts.active != InetOptions.PASSIVE; }
-
-    /** Receives queued datagrams (non-blocking) while a recv waits or the socket is active. */
-    private void readAvailable() throws IOException {
-        while (ch != null && !closed && bound && wanted()) {
-            Datagram d = receiveOne();
-            if (d == null) return;
-            deliver(d.from(), d.data());
+    /** getopts reads recbuf and sndbuf from the socket, as inet_drv does (Linux reports twice what was set). */
+    private void kernelBufs() {
+        if (ch == null || closed) return;
+        try {
+            // The JDK halves what getsockopt returns for these on Linux (to give back what was set): undone here.
+            opts.other.put(InetOptions.RCVBUF, InetOptions.int32(2L * ch.getOption(StandardSocketOptions.SO_RCVBUF)));
+            opts.other.put(InetOptions.SNDBUF, InetOptions.int32(2L * ch.getOption(StandardSocketOptions.SO_SNDBUF)));
+        } catch (IOException | RuntimeException e) {
+            // keep the remembered values
         }
     }
 
-    private record Datagram(InetSocketAddress from, byte[] data) {}
+    /** Whether someone wants datagrams now: a pending recv or an active mode. */
+    private boolean wanted() { return !recvs.isEmpty() || opts.active != InetOptions.PASSIVE; }
+
+    /**
+     * Hands datagrams to a waiting recv or the active owner while someone wants them: those the ring
+     * received first, then (NIO path) what a non-blocking receive finds.
+     */
+    private void readAvailable() throws IOException {
+        while (!closed && wanted() && !ahead.isEmpty()) {
+            Object o = ahead.poll();
+            if (o instanceof Datagram d) deliver(d);
+            else failed((EAtom) o);
+        }
+        if (ring != null) return;
+        while (ch != null && !closed && bound && wanted()) {
+            Datagram d = receiveOne();
+            if (d == null) return;
+            deliver(d);
+        }
+    }
+
+    /** A received datagram: the sender's address as inet_drv reports it, and the data. */
+    private record Datagram(Term ip, int port, byte[] data) {}
+
+    /**
+     * A receive of the ring completed ({@code n >= 0} bytes, a datagram may be empty) or failed (-errno); on
+     * the ring thread, with no receive of this socket in flight, so the msghdr block may be read and reset.
+     */
+    @Override
+    public synchronized void received(java.lang.foreign.MemorySegment msg, int n) {
+        if (closed || ring == null) return;
+        if (n >= 0) {
+            n = Math.min(n, bufferSize());
+            recvCnt++;
+            recvMax = Math.max(recvMax, n);
+            recvOct += n;
+            ahead.add(new Datagram(ring.ip(), ring.port(), ring.data(n)));
+        } else {
+            ahead.add(org.jbeam.io.PosixErrors.atom(n));
+        }
+        ring.prepare();
+        try {
+            readAvailable();
+        } catch (IOException e) {
+            readFailed(e);
+        }
+        updateInterest();
+    }
+
+    @Override
+    public void ready(int revents) {}
+
+    private Term payload(byte[] data) { return opts.binary ? EBitString.of(data) : UdpCodec.bytes(data, 0, data.length, ENil.NIL); }
 
     /** One queued datagram (non-blocking), counted in the socket's statistics; null if none is queued. */
     private Datagram receiveOne() throws IOException {
@@ -276,23 +351,23 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         recvCnt++;
         recvMax = Math.max(recvMax, data.length);
         recvOct += data.length;
-        return new Datagram(from, data);
+        return new Datagram(UdpCodec.ipTuple(from), from.getPort(), data);
     }
 
-    private void deliver(InetSocketAddress from, byte[] data) {
-        Term payload = opts.binary ? EBitString.of(data) : bytes(data, 0, data.length, ENil.NIL);
+    private void deliver(Datagram d) {
+        Term payload = payload(d.data());
         Recv r = recvs.poll();
         if (r != null) {
             if (r.timer != null) r.timer.cancel(false);
             if (r.call != null) {
-                r.call.complete(ETuple.of(EAtom.OK, ETuple.of(ipTuple(from), ESmall.of(from.getPort()), payload)));
+                r.call.complete(ETuple.of(EAtom.OK, ETuple.of(d.ip(), ESmall.of(d.port()), payload)));
                 return;
             }
-            byte[] a = InetCodec.encodeAddr(from);
-            async(r.caller, r.ref, ETuple.of(EAtom.OK, bytes(a, 0, a.length, payload)));
+            byte[] a = UdpCodec.encodeAddr(d.ip(), d.port());
+            async(r.caller, r.ref, ETuple.of(EAtom.OK, UdpCodec.bytes(a, 0, a.length, payload)));
             return;
         }
-        vm.sendTo(port.owner, ETuple.of(UDP, port.id, ipTuple(from), ESmall.of(from.getPort()), payload));
+        vm.sendTo(port.owner, ETuple.of(UDP, port.id, d.ip(), ESmall.of(d.port()), payload));
         if (opts.active == InetOptions.ONCE) opts.active = InetOptions.PASSIVE;
         else if (opts.active == InetOptions.MULTI && --opts.activeN <= 0) {
             opts.active = InetOptions.PASSIVE;
@@ -303,7 +378,10 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
 
     /** A receive error (e.g. ICMP port unreachable on a connected socket): the first waiting recv gets it. */
     private void readFailed(IOException e) {
-        EAtom reason = EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e));
+        failed(EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e)));
+    }
+
+    private void failed(EAtom reason) {
         Recv r = recvs.poll();
         if (r != null) {
             if (r.timer != null) r.timer.cancel(false);
@@ -313,25 +391,26 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         }
     }
 
-    private static Term ipTuple(InetSocketAddress a) {
-        byte[] ip = a.getAddress().getAddress();
-        if (a.getAddress() instanceof Inet4Address) {
-            return ETuple.of(ESmall.of(ip[0] & 0xFF), ESmall.of(ip[1] & 0xFF), ESmall.of(ip[2] & 0xFF), ESmall.of(ip[3] & 0xFF));
-        }
-        Term[] t = new Term[8];
-        for (int i = 0; i < 8; i++) t[i] = ESmall.of(InetCodec.u16(ip, 2 * i));
-        return ETuple.of(t);
-    }
-
-    private static Term bytes(byte[] b, int off, int n, Term tail) {
-        Term l = tail;
-        for (int i = off + n - 1; i >= off; i--) l = new ECons(ESmall.of(b[i] & 0xFF), l);
-        return l;
-    }
-
     private void updateInterest() {
-        if (key == null || !key.isValid()) return;
-        IoLoop.get().interest(key, !closed && bound && wanted() ? SelectionKey.OP_READ : 0);
+        if (ring != null) {
+            if (wanted()) readAhead = true;
+            ring.wantRecv(!closed && bound && (wanted() || readAhead && ahead.size() < AHEAD_MAX));
+            return;
+        }
+        boolean want = !closed && bound && wanted();
+        if (key == null) {
+            // Registered lazily: a socket that never waits (one that only sends) closes at once, without
+            // waiting for the selector thread to drop its key.
+            if (!want) return;
+            try {
+                key = IoLoop.get().register(ch, this, SelectionKey.OP_READ);
+            } catch (IOException e) {
+                // closed meanwhile: nothing to wait for
+            }
+            return;
+        }
+        if (!key.isValid()) return;
+        IoLoop.get().interest(key, want ? SelectionKey.OP_READ : 0);
     }
 
     @Override
@@ -356,24 +435,13 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
     synchronized Term send(byte[] d) {
         Term status;
         try {
-            int alen = addrLen(d);
+            int alen = UdpCodec.addrLen(d);
             if (alen < 0 || d.length < alen + 4) throw new IllegalArgumentException();
             int anc = InetCodec.i32(d, alen);
             int off = alen + 4 + anc;
             if (anc < 0 || off > d.length) throw new IllegalArgumentException();
             if (ch == null || closed) status = ETuple.of(TcpIo.ERROR, TcpIo.CLOSED);
-            else {
-                if (!bound) { ch.bind(null); bound = true; updateInterest(); }
-                ByteBuffer data = ByteBuffer.wrap(d, off, d.length - off);
-                int n = data.remaining();
-                sendCnt++;
-                sendMax = Math.max(sendMax, n);
-                sendOct += n;
-                // A full send buffer drops the datagram, as UDP may (erts would retry on EAGAIN).
-                if (connected) ch.write(data);
-                else ch.send(data, InetCodec.decodeAddr(d, 0, family));
-                status = EAtom.OK;
-            }
+            else status = sendData(connected ? null : InetCodec.decodeAddr(d, 0, family), ByteBuffer.wrap(d, off, d.length - off));
         } catch (IllegalArgumentException | java.net.UnknownHostException e) {
             status = ETuple.of(TcpIo.ERROR, EAtom.of("einval"));
         } catch (IOException e) {
@@ -382,40 +450,74 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         return status;
     }
 
-    /** Length of the encoded address at the start of a sendto command (enc_value(set, addr, _)). */
-    private static int addrLen(byte[] d) {
-        if (d.length < 1) return -1;
-        return switch (d[0]) {
-            case InetCodec.AF_INET -> 7;
-            case InetCodec.AF_INET6 -> 27;
-            case InetCodec.AF_ANY, InetCodec.AF_LOOPBACK -> 3;
-            default -> -1;
-        };
+    /** Sends one datagram to {@code to} (null: the connected peer); ok. */
+    private Term sendData(InetSocketAddress to, ByteBuffer data) throws IOException {
+        if (!bound) { ch.bind(null); bound = true; updateInterest(); }
+        int n = data.remaining();
+        sendCnt++;
+        sendMax = Math.max(sendMax, n);
+        sendOct += n;
+        // A full send buffer drops the datagram, as UDP may (erts would retry on EAGAIN).
+        if (to == null) ch.write(data);
+        else ch.send(data, to);
+        return EAtom.OK;
     }
 
-    private byte[] stats(byte[] req) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        for (byte b : req) {
-            long v = switch (b) {
-                case 1 -> recvCnt; case 2 -> recvMax; case 3 -> recvCnt == 0 ? 0 : recvOct / recvCnt;
-                case 5 -> sendCnt; case 6 -> sendMax; case 7 -> sendCnt == 0 ? 0 : sendOct / sendCnt;
-                case 9 -> recvOct; case 10 -> sendOct; default -> 0;
-            };
-            out.write(b);
-            if (b == 9 || b == 10) for (int s = 56; s >= 32; s -= 8) out.write((int) (v >>> s));
-            for (int s = 24; s >= 0; s -= 8) out.write((int) (v >>> s));
+    private byte[] lastTo;
+    private int lastToPort;
+    private InetSocketAddress lastToAddr;
+
+    /**
+     * gen_udp:send(S, IP, Port, Data) done natively ({@link UdpNatives}): {@code ip} holds the address bytes
+     * of the socket's family. The destination of the previous call is reused (an echo answers one peer).
+     */
+    synchronized Term sendTo(byte[] ip, int toPort, byte[] data) {
+        if (ch == null || closed) return ETuple.of(TcpIo.ERROR, TcpIo.CLOSED);
+        try {
+            InetSocketAddress to = null;
+            if (!connected) {
+                if (toPort != lastToPort || !java.util.Arrays.equals(ip, lastTo)) {
+                    lastToAddr = new InetSocketAddress(java.net.InetAddress.getByAddress(ip), toPort);
+                    lastTo = ip;
+                    lastToPort = toPort;
+                }
+                to = lastToAddr;
+            }
+            return sendData(to, ByteBuffer.wrap(data));
+        } catch (java.net.UnknownHostException | IllegalArgumentException e) {
+            return ETuple.of(TcpIo.ERROR, EAtom.of("einval"));
+        } catch (IOException e) {
+            return ETuple.of(TcpIo.ERROR, EAtom.of(e instanceof java.net.PortUnreachableException ? "econnrefused" : InetCodec.errno(e)));
         }
-        return out.toByteArray();
     }
 
     @Override
-    public synchronized void stop() {
-        closed = true;
+    public void stop() {
+        UdpRing rg;
+        synchronized (this) {
+            rg = ring;
+            if (rg == null) { stopNio(); return; }
+            closed = true;
+            failRecvs();
+            ahead.clear();
+            DatagramChannel c = ch;
+            rg.release(() -> SockPoll.closeQuietly(c));
+        }
+        // Outside the monitor: the ring thread may be waiting for it in received() before it can finish the release.
+        rg.awaitReleased(SockPoll.uringOrNull());
+    }
+
+    private void failRecvs() {
         for (Recv r : recvs) {
             if (r.timer != null) r.timer.cancel(false);
             answer(r, ETuple.of(TcpIo.ERROR, TcpIo.CLOSED));
         }
         recvs.clear();
+    }
+
+    private void stopNio() {
+        closed = true;
+        failRecvs();
         if (key != null) {
             // A registered channel's fd is released only once the poll thread drops its key: wait, so that
             // the port is really free when close returns (a send to it right after sees econnrefused).
@@ -427,6 +529,6 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler {
         } catch (IOException e) {
             // closing anyway
         }
-        IoLoop.get().wakeup();
+        if (key != null) IoLoop.get().wakeup();
     }
 }

@@ -93,6 +93,7 @@ public final class PollRing {
         boolean removeSent, recvArmed, recvCancelSent;
         volatile boolean recvWanted;
         MemorySegment buf;
+        volatile MemorySegment msg;     // recvMsg: the owner's msghdr, else null
 
         Key(int fd, Listener l, int wanted) { this.fd = fd; this.listener = l; this.wanted = wanted; }
 
@@ -123,6 +124,14 @@ public final class PollRing {
             recvWanted = on;
             if (on || Thread.currentThread() == thread) enqueue(this);
         }
+
+        /**
+         * Receives with IORING_OP_RECVMSG on {@code msghdr} instead of IORING_OP_RECV into the key's buffer
+         * (datagram sockets, which need the sender's address; ADR 0040). The caller owns the msghdr and
+         * what it points to and must keep them alive until the release action has run; {@link
+         * Listener#received} then gets the msghdr. Set before the first {@link #wantRecv}.
+         */
+        public void recvMsg(MemorySegment msghdr) { msg = msghdr; }
 
         /** Adds bits to the wanted mask (never removes any: see the class comment). */
         public void add(int mask) {
@@ -340,10 +349,11 @@ public final class PollRing {
         }
         if (k.recvWanted && !k.recvArmed) {
             if (k.slot < 0) k.slot = allocSlot(k);
-            if (k.buf == null) k.buf = takeBuf();
+            if (k.buf == null && k.msg == null) k.buf = takeBuf();
             k.recvSeq++;
             MemorySegment s = sqe();
-            io_uring_prep_recv(s, k.fd, k.buf, RECV_BUF, 0);
+            if (k.msg != null) io_uring_prep_recvmsg(s, k.fd, k.msg, 0);
+            else io_uring_prep_recv(s, k.fd, k.buf, RECV_BUF, 0);
             io_uring_sqe_set_data64(s, recvUd(k));
             k.recvArmed = true;
             inFlight++;
@@ -427,7 +437,7 @@ public final class PollRing {
                 synchronized (k) { k.recvArmed = false; }
                 inFlight--;
                 if (!k.released && res != -Errno.ECANCELED) {
-                    try { k.listener.received(k.buf, res); } catch (RuntimeException e) { e.printStackTrace(); }
+                    try { k.listener.received(k.msg != null ? k.msg : k.buf, res); } catch (RuntimeException e) { e.printStackTrace(); }
                 }
                 sync(k);
                 continue;

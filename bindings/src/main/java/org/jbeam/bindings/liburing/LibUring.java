@@ -238,6 +238,16 @@ public final class LibUring {
         io_uring_prep_rw(IORING_OP_RECV, sqe, sockfd, buf.address(), (int) len, 0);
         IoUringSqe.opFlags(sqe, flags);
     }
+    /** {@code io_uring_prep_recvmsg}: the kernel reads {@code msghdr} (and what it points to) when the op is issued. */
+    public static void io_uring_prep_recvmsg(MemorySegment sqe, int fd, MemorySegment msghdr, int flags) {
+        io_uring_prep_rw(IORING_OP_RECVMSG, sqe, fd, msghdr.address(), 1, 0);
+        IoUringSqe.opFlags(sqe, flags);
+    }
+    /** {@code io_uring_prep_sendmsg}. */
+    public static void io_uring_prep_sendmsg(MemorySegment sqe, int fd, MemorySegment msghdr, int flags) {
+        io_uring_prep_rw(IORING_OP_SENDMSG, sqe, fd, msghdr.address(), 1, 0);
+        IoUringSqe.opFlags(sqe, flags);
+    }
     public static void io_uring_prep_cancel64(MemorySegment sqe, long userData, int flags) {
         io_uring_prep_rw(IORING_OP_ASYNC_CANCEL, sqe, -1, 0, 0, 0);
         IoUringSqe.addr(sqe, userData);
