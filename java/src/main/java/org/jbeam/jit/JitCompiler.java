@@ -457,24 +457,6 @@ public final class JitCompiler implements JitSupport.Compiler {
 
         /** call/call_only/call_last to a local function at {@code target}. */
         void call(int pc, int target, int arity, boolean pushReturn) {
-            Instr nif = NifCallSite.localNifBody(code, target, arity);
-            if (nif != null) {
-                // a local call to a NIF stub runs the NIF in place (ADR 0038); the ordinary call
-                // below stays for a callee that local call tracing has rerouted
-                Label after = c.newLabel();
-                Label regular = NifCallSite.emitLocal(this, pc, target, pushReturn, nif, after);
-                if (regular != null) {
-                    c.labelBinding(regular);
-                    ordinaryCall(pc, target, arity, pushReturn);
-                    c.labelBinding(after);
-                    continueOrDispatch(NifCallSite.localNext(this, pc, pushReturn));
-                    return;
-                }
-            }
-            ordinaryCall(pc, target, arity, pushReturn);
-        }
-
-        private void ordinaryCall(int pc, int target, int arity, boolean pushReturn) {
             if (pushReturn) {
                 c.aload(IT); retObj(pc);
                 c.invokevirtual(CD_INTERP, "push", MethodTypeDesc.of(CD_void, CD_RA));
