@@ -337,7 +337,17 @@ int64_t jbeam_call_imm(jb_callctx *cx, int32_t mode, ERL_NIF_TERM a0, ERL_NIF_TE
     env->heap_lo = env->heap_hi = NULL;
     cx->mode = mode;
     jb_thread_mode = 1 + (mode & 3);
-    int st = run(cx, cx->fp(env, cx->argc, argv), mode, 0);
+    ERL_NIF_TERM res = cx->fp(env, cx->argc, argv);
+    /* The common outcome, decided here without run/finish (ADR 0038): an immediate result, no
+     * exception, nothing scheduled, and an env the NIF allocated nothing in (no boxes, binaries or
+     * resources to release). What finish would do for it is reset the env's per-call fields. */
+    if ((res & 3) != 0 && (jb_is_small(res) || jb_is_atom(res) || res == JB_NIL) && !env->exception && !env->sched_fp
+            && !(env->nbufs | env->nress) && !(env->chunks && (env->chunks->used | (uintptr_t)env->chunks->next))) {
+        jb_thread_mode = 0;
+        env->outlen = 0;
+        return (int64_t)res;
+    }
+    int st = run(cx, res, mode, 0);
     if (st == (JB_IMM | JB_CLEARED)) return (int64_t)cx->result;
     return (int64_t)st * 4;
 }

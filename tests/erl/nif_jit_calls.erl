@@ -41,7 +41,30 @@ main() ->
     %% the same compiled function again, now entered compiled from the start
     p(frames(fun() -> hot(100, 7, tail_raise) end)),
     p(frames(fun() -> hot(100, 7, big) end)),
+    %% local calls to the NIF stubs of the NIF's own module (ADR 0038), compiled the same way
+    [p(frames(fun() -> jbeam_test_nif:local_hot(6000, 0, M) end))
+     || M <- [body_raise, tail_raise, body_badarg, tail_badarg, tail_value, yield, hop, hop_tail, big, echo, four]],
+    p(frames(fun() -> jbeam_test_nif:local_hot(100, 7, tail_raise) end)),
+    %% local call tracing of a NIF reaches calls made by the (compiled) module's own code
+    p(local_trace()),
     {module, _} = code:ensure_loaded(nif_upgrade),
     p(gens(6000, [])),
     p(code:purge(nif_upgrade)),
     ok.
+
+local_trace() ->
+    Self = self(),
+    Tracer = spawn(fun() -> collect(Self, []) end),
+    erlang:trace(self(), true, [call, {tracer, Tracer}]),
+    1 = erlang:trace_pattern({jbeam_test_nif, add, 2}, true, [local]),
+    R = jbeam_test_nif:local_hot(3, 5, tail_value),
+    erlang:trace_pattern({jbeam_test_nif, add, 2}, false, [local]),
+    erlang:trace(self(), false, [call]),
+    Tracer ! {done, self()},
+    receive {calls, Calls} -> {R, Calls} after 5000 -> {R, timeout} end.
+
+collect(Owner, Acc) ->
+    receive
+        {trace, Owner, call, MFA} -> collect(Owner, [MFA | Acc]);
+        {done, Owner} -> Owner ! {calls, lists:reverse(Acc)}
+    end.

@@ -63,8 +63,13 @@ final class NifCallContext {
         Interpreter it;
         if (proc == null || (it = proc.interpreter) == null || it.thread != Thread.currentThread()) return acquire();
         NifCallContext c = (NifCallContext) it.nifSpare;
-        if (c != null) it.nifSpare = null;
-        else c = pooled();
+        if (c != null) {
+            // a context in the slot already names this thread and interpreter (see release):
+            // the common call writes nothing into it but the slot (ADR 0038)
+            it.nifSpare = null;
+            return c;
+        }
+        c = pooled();
         c.owner = it.thread;
         c.slot = it;
         return c;
@@ -125,8 +130,12 @@ final class NifCallContext {
         codec.reset();
         codec.shrink(KEEP);
         Interpreter it = slot;
+        if (it != null && it.thread == Thread.currentThread() && it.nifSpare == null) {
+            owner = it.thread;   // the slot's invariant (acquire relies on it)
+            it.nifSpare = this;
+            return;
+        }
         slot = null;
-        if (it != null && it.thread == Thread.currentThread() && it.nifSpare == null) { it.nifSpare = this; return; }
         NifCallContext[] spare = SPARE.get();
         if (spare[0] == null) spare[0] = this;
         else POOL.offer(this);
