@@ -491,6 +491,9 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
         }
     }
 
+    @Override public long bytesIn() { return recvOct; }
+    @Override public long bytesOut() { return sendOct; }
+
     @Override
     public void stop() {
         UdpRing rg;
