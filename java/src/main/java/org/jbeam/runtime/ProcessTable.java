@@ -69,10 +69,12 @@ public final class ProcessTable {
     }
 
     /** Spawns a fun of arity 0. */
+    private static final Term APPLY_2 = ETuple.of(EAtom.of("erlang"), EAtom.of("apply"), ESmall.of(2));
+
     public ErlProcess spawnFun(ErlProcess parent, EFun fun, SpawnOptions opts) {
         ErlProcess p = create(parent);
-        if (fun instanceof ELocalFun lf) p.initialCall = ETuple.of(lf.module, lf.function, ESmall.of(lf.arity));
-        else if (fun instanceof EExportFun ef) p.initialCall = ETuple.of(ef.module, ef.function, ESmall.of(ef.arity));
+        // erts spawns a fun as erlang:apply(Fun, []): that is the initial call it reports, for any fun.
+        p.initialCall = APPLY_2;
         p.startFun = fun;
         p.live = 0;
         return start(parent, p, opts, traced(parent) ? ETuple.of(EAtom.ERLANG, APPLY, ECons.of(fun, ENil.NIL)) : null);
