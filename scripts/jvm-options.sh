@@ -25,6 +25,9 @@ JBEAM_JVM_OPTS=(
   # about a second on them at boot while the workload's hot code waits in its queue (ADR 0024).
   -XX:CompileCommand=quiet -XX:CompileCommand=MaxNodeLimit,org.jbeam.loader.*::*,2000
   -XX:CompileCommand=MaxNodeLimit,org.jbeam.jit.*::*,2000 -XX:CompileCommand=MaxNodeLimit,jdk.internal.classfile.impl.*::*,2000
+  # Method-type interning under invokedynamic linkage, hot at boot only: 0.2-2.6 s of C2 in most boots
+  # (JFR), ahead of the program's own code in C2's queue (ADR 0037).
+  -XX:CompileCommand=MaxNodeLimit,java.lang.invoke.MethodType::makeImpl,2000
   # A NIF call from compiled Erlang is inlined into the caller whole, down to the downcall (ADR 0031):
   # C2 refuses to inline a callee it has already compiled on its own into more than InlineSmallCode
   # bytes, and whether these had been depended on what ran first.

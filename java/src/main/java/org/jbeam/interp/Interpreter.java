@@ -43,7 +43,7 @@ public final class Interpreter {
     Term[] stk;
     int sp;
 
-    public Interpreter(Runtime vm, int schedulerId) { this.vm = vm; this.schedulerId = schedulerId; JitEntry.init(); }
+    public Interpreter(Runtime vm, int schedulerId) { this.vm = vm; this.schedulerId = schedulerId; JitEntry.init(); Branches.init(); }
 
     /** The thread this interpreter belongs to, and a per-thread slot of org.jbeam.nif (its spare call context, ADR 0026). */
     public final Thread thread = Thread.currentThread();
@@ -149,6 +149,12 @@ public final class Interpreter {
     private int loop(int pc) {
         final Term[] x = this.x;
         while (true) {
+            // Every instruction that leaves the loop (a call whose slice ran out, a native that
+            // suspended, a receive that waits) sets pc to LEAVE and leaves here: one exit test,
+            // whose profile has seen both outcomes by the end of boot. A test after each such
+            // instruction was "never taken" at some site until a program got there, and each
+            // cost a deoptimisation and two more C2 compiles of the loop (ADR 0037).
+            if (pc == LEAVE) return leaveOutcome;
             if (InterpProfile.ENABLED) InterpProfile.count(mod, pc);
             Instr in = code[pc++];
             try {
@@ -162,35 +168,19 @@ public final class Interpreter {
                     case Ops.MOVE_XY_XX_CALL -> { pin();
                         stk[sp - 1 - in.d] = x[in.a]; x[in.c] = x[in.b];
                         push(in.ret);
-                        countLocalCall(in, in.e);
-                        if (--reds <= 0) return suspend(in.e, in.f, YIELDED);
-                        pc = in.e;
+                        pc = localCall(in, in.e, in.f);
                     }
                     case MOVE -> { pin(); put(in.d, get(in.a)); }
-                    case CALL -> { pin();
-                        push(in.ret);
-                        countLocalCall(in, in.b);
-                        if (--reds <= 0) return suspend(in.b, in.a, YIELDED);
-                        pc = in.b;
-                    }
-                    case CALL_LAST -> { pin();
-                        sp -= in.c;
-                        countLocalCall(in, in.b);
-                        if (--reds <= 0) return suspend(in.b, in.a, YIELDED);
-                        pc = in.b;
-                    }
-                    case CALL_ONLY -> { pin();
-                        countLocalCall(in, in.b);
-                        if (--reds <= 0) return suspend(in.b, in.a, YIELDED);
-                        pc = in.b;
-                    }
+                    case CALL -> { pin(); push(in.ret); pc = localCall(in, in.b, in.a); }
+                    case CALL_LAST -> { pin(); sp -= in.c; pc = localCall(in, in.b, in.a); }
+                    case CALL_ONLY -> { pin(); pc = localCall(in, in.b, in.a); }
                     // A native that suspended (Trap.await) leaves the loop with LEAVE (see awaitAsync).
-                    case CALL_EXT -> { pin(); pc = callExport((Export) in.o, in.a, in.ret, pc); if (pc == LEAVE) return leaveOutcome; }
-                    case CALL_EXT_LAST -> { pin(); sp -= in.c; pc = callExport((Export) in.o, in.a, null, pc); if (pc == LEAVE) return leaveOutcome; }
-                    case CALL_EXT_ONLY -> { pin(); pc = callExport((Export) in.o, in.a, null, pc); if (pc == LEAVE) return leaveOutcome; }
+                    case CALL_EXT -> { pin(); pc = callExport((Export) in.o, in.a, in.ret, pc); }
+                    case CALL_EXT_LAST -> { pin(); sp -= in.c; pc = callExport((Export) in.o, in.a, null, pc); }
+                    case CALL_EXT_ONLY -> { pin(); pc = callExport((Export) in.o, in.a, null, pc); }
                     // c: the frame a tail call drops (0 for a body call; the loader sets ret null and c).
-                    case CALL_FUN2 -> { pin(); Term f = get(in.b); sp -= in.c; pc = callFun(f, in.a, in.ret, pc); if (pc == LEAVE) return leaveOutcome; }
-                    case CALL_FUN -> { pin(); sp -= in.c; pc = callFun(x[in.a], in.a, in.ret, pc); if (pc == LEAVE) return leaveOutcome; }
+                    case CALL_FUN2 -> { pin(); Term f = get(in.b); sp -= in.c; pc = callFun(f, in.a, in.ret, pc); }
+                    case CALL_FUN -> { pin(); sp -= in.c; pc = callFun(x[in.a], in.a, in.ret, pc); }
                     case RETURN -> { pin();
                         ReturnAddr ra = (ReturnAddr) stk[--sp];
                         stk[sp] = null;
@@ -221,8 +211,7 @@ public final class Interpreter {
                     case BIF0, BIF1, BIF2, GC_BIF1, GC_BIF2, GC_BIF3 -> { pin(); pc = bifSlow(in, pc); }
                     case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> { pin();
                         int top = sp, end = top + in.a;
-                        if (end > stk.length) growStack(in.a);
-                        Term[] s = stk;
+                        Term[] s = stk = Branches.room(stk, end);
                         while (top < end) s[top++] = null;
                         sp = end;
                     }
@@ -240,38 +229,33 @@ public final class Interpreter {
                     case INIT -> { pin(); put(in.d, ENil.NIL); }
                     // All term comparisons share one helper, so its type profile covers every
                     // comparison site and a rare non-integer operand does not deoptimise the loop.
-                    case Ops.IS_LT_XK -> { pin(); if (!less(x[in.a], in.t)) pc = in.e; }
-                    case Ops.IS_GE_XK -> { pin(); if (less(x[in.a], in.t)) pc = in.e; }
-                    case Ops.IS_LT_KX -> { pin(); if (!less(in.t, x[in.b])) pc = in.e; }
-                    case Ops.IS_GE_KX -> { pin(); if (less(in.t, x[in.b])) pc = in.e; }
-                    case Ops.IS_LT_XX -> { pin(); if (!less(x[in.a], x[in.b])) pc = in.e; }
-                    case Ops.IS_GE_XX -> { pin(); if (less(x[in.a], x[in.b])) pc = in.e; }
-                    case IS_LT -> { pin(); if (!less(get(in.a), get(in.b))) pc = in.e; }
-                    case IS_GE -> { pin(); if (less(get(in.a), get(in.b))) pc = in.e; }
-                    case Ops.IS_EQ_EXACT_XA -> { pin(); if (x[in.a] != in.t) pc = in.e; }
-                    case Ops.IS_NE_EXACT_XA -> { pin(); if (x[in.a] == in.t) pc = in.e; }
-                    case IS_EQ_EXACT -> { pin(); if (!get(in.a).equals(get(in.b))) pc = in.e; }
-                    case IS_NE_EXACT -> { pin(); if (get(in.a).equals(get(in.b))) pc = in.e; }
-                    case IS_INTEGER -> { pin(); if (!(get(in.a) instanceof EInteger)) pc = in.e; }
-                    case IS_ATOM -> { pin(); if (!(get(in.a) instanceof EAtom)) pc = in.e; }
-                    case IS_NIL -> { pin(); if (get(in.a) != ENil.NIL) pc = in.e; }
-                    case IS_LIST -> { pin(); if (!(get(in.a) instanceof EList)) pc = in.e; }
-                    case Ops.IS_NONEMPTY_LIST_X -> { pin(); if (!(x[in.a] instanceof ECons)) pc = in.e; }
+                    case Ops.IS_LT_XK -> { pin(); pc = Branches.pick(less(x[in.a], in.t), pc, in.e); }
+                    case Ops.IS_GE_XK -> { pin(); pc = Branches.pick(less(x[in.a], in.t), in.e, pc); }
+                    case Ops.IS_LT_KX -> { pin(); pc = Branches.pick(less(in.t, x[in.b]), pc, in.e); }
+                    case Ops.IS_GE_KX -> { pin(); pc = Branches.pick(less(in.t, x[in.b]), in.e, pc); }
+                    case Ops.IS_LT_XX -> { pin(); pc = Branches.pick(less(x[in.a], x[in.b]), pc, in.e); }
+                    case Ops.IS_GE_XX -> { pin(); pc = Branches.pick(less(x[in.a], x[in.b]), in.e, pc); }
+                    case IS_LT -> { pin(); pc = Branches.pick(less(get(in.a), get(in.b)), pc, in.e); }
+                    case IS_GE -> { pin(); pc = Branches.pick(less(get(in.a), get(in.b)), in.e, pc); }
+                    case Ops.IS_EQ_EXACT_XA -> { pin(); pc = Branches.same(x[in.a], in.t, pc, in.e); }
+                    case Ops.IS_NE_EXACT_XA -> { pin(); pc = Branches.same(x[in.a], in.t, in.e, pc); }
+                    case IS_EQ_EXACT -> { pin(); pc = Branches.pick(get(in.a).equals(get(in.b)), pc, in.e); }
+                    case IS_NE_EXACT -> { pin(); pc = Branches.pick(get(in.a).equals(get(in.b)), in.e, pc); }
+                    case IS_INTEGER -> { pin(); pc = Branches.pick(EInteger.class.isInstance(get(in.a)), pc, in.e); }
+                    case IS_ATOM -> { pin(); pc = Branches.pick(EAtom.class.isInstance(get(in.a)), pc, in.e); }
+                    case IS_NIL -> { pin(); pc = Branches.same(get(in.a), ENil.NIL, pc, in.e); }
+                    case IS_LIST -> { pin(); pc = Branches.pick(EList.class.isInstance(get(in.a)), pc, in.e); }
+                    case Ops.IS_NONEMPTY_LIST_X -> { pin(); pc = Branches.pick(ECons.class.isInstance(x[in.a]), pc, in.e); }
                     case Ops.IS_NONEMPTY_LIST_GET -> { pin();
                         if (x[in.a] instanceof ECons c) { x[in.b] = c.head; x[in.c] = c.tail; pc++; }
                         else pc = in.e;
                     }
-                    case IS_NONEMPTY_LIST -> { pin(); if (!(get(in.a) instanceof ECons)) pc = in.e; }
-                    case Ops.IS_TUPLE_ARITY -> { pin(); if (x[in.a] instanceof ETuple t && t.arity() == in.b) pc++; else pc = in.e; }
-                    case IS_TUPLE -> { pin(); if (!(get(in.a) instanceof ETuple)) pc = in.e; }
-                    case TEST_ARITY -> { pin(); if (!(get(in.a) instanceof ETuple t) || t.arity() != in.b) pc = in.e; }
-                    case IS_TAGGED_TUPLE -> { pin();
-                        if (!(get(in.a) instanceof ETuple t) || t.arity() != in.b || t.get(0) != in.t) pc = in.e;
-                    }
-                    case SELECT_VAL -> { pin();
-                        int t = ((SelectTable) in.o).lookup(get(in.a));
-                        pc = t >= 0 ? t : in.e;
-                    }
+                    case IS_NONEMPTY_LIST -> { pin(); pc = Branches.pick(ECons.class.isInstance(get(in.a)), pc, in.e); }
+                    case Ops.IS_TUPLE_ARITY -> { pin(); pc = Branches.arity(x[in.a], in.b, pc + 1, in.e); }
+                    case IS_TUPLE -> { pin(); pc = Branches.pick(ETuple.class.isInstance(get(in.a)), pc, in.e); }
+                    case TEST_ARITY -> { pin(); pc = Branches.arity(get(in.a), in.b, pc, in.e); }
+                    case IS_TAGGED_TUPLE -> { pin(); pc = Branches.tagged(get(in.a), in.b, in.t, pc, in.e); }
+                    case SELECT_VAL -> { pin(); pc = Branches.select(((SelectTable) in.o).lookup(get(in.a)), in.e); }
                     case JUMP -> { pin(); pc = in.a; }
                     case Ops.GET_LIST_XXX -> { pin(); ECons c = (ECons) x[in.a]; x[in.b] = c.head; x[in.c] = c.tail; }
                     case GET_LIST -> { pin(); ECons c = (ECons) get(in.a); put(in.b, c.head); put(in.c, c.tail); }
@@ -280,7 +264,7 @@ public final class Interpreter {
                     case GET_TUPLE_ELEMENT -> { pin(); put(in.d, ((ETuple) get(in.a)).get(in.b)); }
                     case Ops.PUT_LIST_XXX -> { pin(); x[in.d] = new ECons(x[in.a], x[in.b]); }
                     case Ops.GET_TUPLE_ELEMENT_XX -> { pin(); x[in.d] = ((ETuple) x[in.a]).get(in.b); }
-                    case Ops.TEST_ARITY_X -> { pin(); if (!(x[in.a] instanceof ETuple t) || t.arity() != in.b) pc = in.e; }
+                    case Ops.TEST_ARITY_X -> { pin(); pc = Branches.arity(x[in.a], in.b, pc, in.e); }
                     case PUT_LIST -> { pin(); put(in.d, new ECons(get(in.a), get(in.b))); }
                     case PUT_TUPLE2 -> { pin(); putTuple(in); }
                     case Ops.FMOVE_RR -> { pin(); fr[in.d] = fr[in.a]; }
@@ -293,18 +277,15 @@ public final class Interpreter {
                     case Ops.FDIV_R -> { pin(); fr[in.d] = Floats.check(fr[in.a] / fr[in.b]); }
                     case BS_START_MATCH4, BS_GET_POSITION, BS_SET_POSITION, BS_GET_TAIL, BS_TEST_TAIL2, BS_TEST_UNIT,
                          BS_SKIP_BITS2, BS_GET_INTEGER2, BS_GET_BINARY2, BS_MATCH_STRING, BS_CREATE_BIN -> {
-                        int r = BitSyntax.execute(this, in, pc);
-                        if (r != BitSyntax.NEXT) pc = r;
+                        pc = Branches.orNext(BitSyntax.execute(this, in, pc), pc);
                     }
                     case Ops.JIT_ENTER -> {
                         pc = JitEntry.enter(in.o, this, pc - 1);
-                        if (pc == LEAVE) return leaveOutcome;
                     }
-                    case Ops.IS_EQ_EXACT_XI -> { pin(); if (!(x[in.a] instanceof ESmall s) || s.value != in.f) pc = in.e; }
-                    case Ops.IS_NE_EXACT_XI -> { pin(); if (x[in.a] instanceof ESmall s && s.value == in.f) pc = in.e; }
+                    case Ops.IS_EQ_EXACT_XI -> { pin(); pc = Branches.small(x[in.a], in.f, pc, in.e); }
+                    case Ops.IS_NE_EXACT_XI -> { pin(); pc = Branches.small(x[in.a], in.f, in.e, pc); }
                     default -> {
                         pc = SlowOps.execute(this, in, pc);
-                        if (pc == LEAVE) return leaveOutcome;
                     }
                 }
             } catch (ErlangException ex) {
@@ -370,8 +351,7 @@ public final class Interpreter {
     }
 
     void allocate(int n) {
-        if (sp + n > stk.length) growStack(n);
-        Term[] s = stk;
+        Term[] s = stk = Branches.room(stk, sp + n);
         int top = sp;
         for (int i = 0; i < n; i++) s[top + i] = null;
         sp = top + n;
@@ -404,9 +384,16 @@ public final class Interpreter {
      * site reached the threshold, and each then cost a deoptimisation and another C2 compile of the
      * whole loop (ADR 0024).
      */
-    private void countLocalCall(Instr in, int target) {
-        if (in.hits < JitSupport.CALL_THRESHOLD && ++in.hits == JitSupport.CALL_THRESHOLD && JitSupport.ENABLED
-                && !JitSupport.hot(mod, target)) in.hits = 0;
+    /** A local call to {@code target}: the target, or LEAVE (with the slice suspended there) when the reductions ran out. */
+    private int localCall(Instr in, int target, int arity) {
+        countLocalCall(in, mod, target);
+        if (--reds > 0) return target;
+        leaveOutcome = suspend(target, arity, YIELDED);
+        return LEAVE;
+    }
+
+    static void countLocalCall(Instr in, BeamModule mod, int target) {
+        if (Branches.counted(in) && JitSupport.ENABLED && !JitSupport.hot(mod, target)) in.hits = 0;
     }
 
     /** Call through an export; {@code ret} null means a tail call. Returns the next pc. */

@@ -17,6 +17,18 @@ import org.jbeam.term.*;
 final class SlowOps {
     private SlowOps() {}
 
+    /**
+     * Resolves this class's calls into SmallInts before C2 sees them: C2 compiles a call whose
+     * constant-pool entry is still unresolved as an "unloaded" trap, and the first rem, div or
+     * shift of a program then threw away the whole compiled execute (ADR 0037).
+     */
+    static {
+        Term a = ESmall.of(6), b = ESmall.of(2);
+        if (SmallInts.mul(a, b) == null | SmallInts.rem(a, b) == null | SmallInts.idiv(a, b) == null
+                | SmallInts.bsl(a, b) == null | SmallInts.band(a, b) == null | SmallInts.bor(a, b) == null
+                | SmallInts.bxor(a, b) == null | SmallInts.bsr(a, b) == null) throw new AssertionError();
+    }
+
     private static int leave(Interpreter it, int outcome) {
         it.leaveOutcome = outcome;
         return Interpreter.LEAVE;
@@ -87,18 +99,18 @@ final class SlowOps {
                 it.put(in.d, r);
             }
             case INIT_YREGS -> { Interpreter.pin(); for (int r : (int[]) in.o) it.put(r, ENil.NIL); }
-            case IS_EQ -> { Interpreter.pin(); if (!eq(it.get(in.a), it.get(in.b))) return in.e; }
-            case IS_NE -> { Interpreter.pin(); if (eq(it.get(in.a), it.get(in.b))) return in.e; }
-            case IS_FLOAT -> { Interpreter.pin(); if (!isa(EFloat.class, it.get(in.a))) return in.e; }
-            case IS_NUMBER -> { Interpreter.pin(); if (!isa(ENumber.class, it.get(in.a))) return in.e; }
-            case IS_PID -> { Interpreter.pin(); if (!isa(EPid.class, it.get(in.a))) return in.e; }
-            case IS_REFERENCE -> { Interpreter.pin(); if (!isa(ERef.class, it.get(in.a))) return in.e; }
-            case IS_PORT -> { Interpreter.pin(); if (!isa(EPort.class, it.get(in.a))) return in.e; }
+            case IS_EQ -> { Interpreter.pin(); return Branches.pick(eq(it.get(in.a), it.get(in.b)), pc, in.e); }
+            case IS_NE -> { Interpreter.pin(); return Branches.pick(eq(it.get(in.a), it.get(in.b)), in.e, pc); }
+            case IS_FLOAT -> { Interpreter.pin(); return Branches.pick(isa(EFloat.class, it.get(in.a)), pc, in.e); }
+            case IS_NUMBER -> { Interpreter.pin(); return Branches.pick(isa(ENumber.class, it.get(in.a)), pc, in.e); }
+            case IS_PID -> { Interpreter.pin(); return Branches.pick(isa(EPid.class, it.get(in.a)), pc, in.e); }
+            case IS_REFERENCE -> { Interpreter.pin(); return Branches.pick(isa(ERef.class, it.get(in.a)), pc, in.e); }
+            case IS_PORT -> { Interpreter.pin(); return Branches.pick(isa(EPort.class, it.get(in.a)), pc, in.e); }
             case IS_BINARY -> { Interpreter.pin(); Term t = it.get(in.a); if (!isBits(t) || !((EBitString) t).isBinaryAligned()) return in.e; }
-            case IS_BITSTR -> { Interpreter.pin(); if (!isBits(it.get(in.a))) return in.e; }
-            case IS_MAP -> { Interpreter.pin(); if (!isa(EMap.class, it.get(in.a))) return in.e; }
-            case IS_FUNCTION -> { Interpreter.pin(); if (!isa(EFun.class, it.get(in.a))) return in.e; }
-            case IS_FUNCTION2 -> { Interpreter.pin(); if (!Interpreter.isFunction2(it.get(in.a), it.get(in.b))) return in.e; }
+            case IS_BITSTR -> { Interpreter.pin(); return Branches.pick(isBits(it.get(in.a)), pc, in.e); }
+            case IS_MAP -> { Interpreter.pin(); return Branches.pick(isa(EMap.class, it.get(in.a)), pc, in.e); }
+            case IS_FUNCTION -> { Interpreter.pin(); return Branches.pick(isa(EFun.class, it.get(in.a)), pc, in.e); }
+            case IS_FUNCTION2 -> { Interpreter.pin(); return Branches.pick(Interpreter.isFunction2(it.get(in.a), it.get(in.b)), pc, in.e); }
             case IS_BOOLEAN -> { Interpreter.pin(); Term t = it.get(in.a); if (t != EAtom.TRUE && t != EAtom.FALSE) return in.e; }
             case SELECT_TUPLE_ARITY -> { Interpreter.pin(); return ((SelectTable) in.o).selectTupleArity(it.get(in.a), in.e); }
             case SET_TUPLE_ELEMENT -> { Interpreter.pin(); it.put(in.b, ((ETuple) it.get(in.b)).with(in.c, it.get(in.a))); }
@@ -194,8 +206,7 @@ final class SlowOps {
             case Ops.TRACE_ENTRY -> { Interpreter.pin(); return CallTracing.localEntry(it, in); }
             case INT_CODE_END -> { Interpreter.pin(); throw new IllegalStateException("fell off the end of " + it.mod.name.name); }
             default -> {
-                int r = BitSyntax.execute(it, in, pc);
-                if (r != BitSyntax.NEXT) return r;
+                return Branches.orNext(BitSyntax.execute(it, in, pc), pc);
             }
         }
         return pc;
