@@ -22,7 +22,7 @@ public final class Boot {
     static void erlEnvironment(Runtime vm) {
         if (vm.otpRoot == null) return;
         String root = vm.otpRoot.toString();
-        String bindir = vm.otpRoot.resolve("erts-" + ertsVersion(vm.otpRoot)).resolve("bin").toString();
+        String bindir = bindir(vm.otpRoot).toString();
         var env = org.jbeam.bif.OsBifs.environment();
         env.put("ROOTDIR", root);
         env.put("BINDIR", bindir);
@@ -51,7 +51,7 @@ public final class Boot {
         List<String> l = new ArrayList<>();
         if (vm.otpRoot != null) {
             l.addAll(List.of("-root", vm.otpRoot.toString(), "-bindir",
-                    vm.otpRoot.resolve("erts-" + ertsVersion(vm.otpRoot)).resolve("bin").toString()));
+                    bindir(vm.otpRoot).toString()));
         }
         l.addAll(List.of("-progname", "erl", "--", "-home", System.getProperty("user.home"), "--"));
         l.addAll(vm.args);
@@ -64,10 +64,17 @@ public final class Boot {
      */
     public static List<String> emuArgs(Runtime vm) {
         List<String> l = new ArrayList<>();
-        l.add(vm.otpRoot == null ? "jbeam" : vm.otpRoot.resolve("erts-" + ertsVersion(vm.otpRoot)).resolve("bin").resolve("beam.smp").toString());
+        l.add(vm.otpRoot == null ? "jbeam" : bindir(vm.otpRoot).resolve("beam.smp").toString());
         l.add("--");
         l.addAll(bootArgs(vm));
         return l;
+    }
+
+    /** erts' bin directory of the installation (erts-VSN/bin), found once per installation root. */
+    private static final java.util.concurrent.ConcurrentHashMap<java.nio.file.Path, java.nio.file.Path> BINDIRS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static java.nio.file.Path bindir(java.nio.file.Path root) {
+        return BINDIRS.computeIfAbsent(root, r -> r.resolve("erts-" + ertsVersion(r)).resolve("bin"));
     }
 
     private static String ertsVersion(java.nio.file.Path root) {

@@ -35,8 +35,7 @@ public final class ErtsInternalBifs implements BifModule {
         // waits forever.
         t.bif3("erts_internal", "request_system_task", (p, pid, prio, req) -> {
             if (req instanceof ETuple r && r.arity() == 3 && r.get(0) == CHECK_PROCESS_CODE) {
-                boolean uses = pid instanceof EPid target && r.get(2) instanceof EAtom m
-                        && target.process instanceof org.jbeam.runtime.ErlProcess q && OldCode.uses(q, p.vm.code.old(m));
+                boolean uses = pid instanceof EPid target && r.get(2) instanceof EAtom m && OldCode.runsOld(p, target, m);
                 p.vm.sendTo(p.pid, ETuple.of(CHECK_PROCESS_CODE, r.get(1), EAtom.of(uses)));
             }
             return EAtom.OK;

@@ -31,13 +31,15 @@ final class OldCode {
         return false;
     }
 
+    /** Whether the process {@code target} (false when it is gone) runs old code of {@code m}. */
+    static boolean runsOld(ErlProcess caller, EPid target, EAtom m) {
+        return target.process instanceof ErlProcess q && uses(q, caller.vm.code.old(m));
+    }
+
     /** check_process_code(Pid, Module): badarg unless a local pid and an atom. */
     static Term check(ErlProcess p, Term pid, Term mod) {
         if (!(pid instanceof EPid target) || !(mod instanceof EAtom m) || target.node != p.vm.nodeName) throw ErlangException.badarg();
-        BeamModule old = p.vm.code.old(m);
-        if (old == null) return EAtom.FALSE;
-        if (target.equals(p.pid)) return EAtom.of(p.module == old || uses(p, old));
-        return EAtom.of(target.process instanceof ErlProcess q && uses(q, old));
+        return EAtom.of(runsOld(p, target, m));
     }
 
     /**

@@ -10,11 +10,9 @@ import org.jbeam.term.*;
 public final class EtsUpdate {
     private EtsUpdate() {}
 
-    private static final EAtom ERL_STDLIB_ERRORS = EAtom.of("erl_stdlib_errors");
-
     /** badarg, with the error_info cause erl_stdlib_errors explains when {@code cause} is not null. */
     private static ErlangException fail(String cause) {
-        return cause == null ? ErlangException.badarg() : ErlangException.badarg(cause, ERL_STDLIB_ERRORS);
+        return cause == null ? ErlangException.badarg() : org.jbeam.bif.EtsBifs.badarg(cause);
     }
 
     /** One counter operation: position (1-based), increment, optional threshold and set value. */

@@ -2,6 +2,7 @@ package org.jbeam.file;
 
 import java.util.Arrays;
 
+import org.jbeam.bif.IoLists;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.Ports;
 import org.jbeam.runtime.Runtime;
@@ -117,7 +118,7 @@ public final class RamFileDriver implements Ports.Driver {
         if (len < 0) { error("einval"); return; }
         int n = at < end ? Math.min(len, end - at) : 0;
         if (advance) cur = at + n;
-        data(Arrays.copyOfRange(buf, at < end ? at : 0, (at < end ? at : 0) + n));
+        data(n == 0 ? new byte[0] : Arrays.copyOfRange(buf, at, at + n));
     }
 
     private static int int32(byte[] d, int at) {
@@ -146,12 +147,9 @@ public final class RamFileDriver implements Ports.Driver {
      * ending in the payload binary (or [] when there is none); in list mode everything is a list.
      */
     private void reply(byte[] header, byte[] payload) {
-        Term tail = ENil.NIL;
-        if (payload != null) {
-            if (binary) tail = EBitString.of(payload);
-            else for (int i = payload.length - 1; i >= 0; i--) tail = new ECons(ESmall.of(payload[i] & 0xFF), tail);
-        }
-        for (int i = header.length - 1; i >= 0; i--) tail = new ECons(ESmall.of(header[i] & 0xFF), tail);
+        Term tail = payload == null ? ENil.NIL
+                : binary ? EBitString.of(payload) : IoLists.bytesToList(payload, 0, payload.length, ENil.NIL);
+        tail = IoLists.bytesToList(header, 0, header.length, tail);
         if (!port.isClosed()) vm.sendTo(port.owner, ETuple.of(port.id, ETuple.of(DATA, tail)));
     }
 }

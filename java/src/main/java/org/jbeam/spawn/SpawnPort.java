@@ -110,8 +110,6 @@ public final class SpawnPort implements Ports.Driver {
     }
 
     public long osPid() { return proc == null ? -1 : proc.pid(); }
-    public long input() { return input.get(); }
-    public long output() { return output.get(); }
     @Override public long bytesIn() { return input.get(); }
     @Override public long bytesOut() { return output.get(); }
 

@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jbeam.bindings.libc.Termios;
+import org.jbeam.bif.IoLists;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.Ports;
 import org.jbeam.runtime.Runtime;
@@ -161,12 +162,12 @@ public final class TtyDriver implements Ports.Driver {
 
     private void deliver(byte[] b, int n) {
         if (n == 0) return;
-        Term data = ENil.NIL;
+        Term data;
         if (line.utf8) {
-            for (int i = n - 1; i >= 0; i--) data = new ECons(ESmall.of(b[i] & 0xFF), data);
+            data = IoLists.bytesToList(b, 0, n, ENil.NIL);
         } else {
             byte[] u = new String(b, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            for (int i = u.length - 1; i >= 0; i--) data = new ECons(ESmall.of(u[i] & 0xFF), data);
+            data = IoLists.bytesToList(u, 0, u.length, ENil.NIL);
         }
         vm.sendTo(port.owner, ETuple.of(port.id, ETuple.of(EAtom.of("data"), data)));
     }
@@ -210,9 +211,9 @@ public final class TtyDriver implements Ports.Driver {
     }
 
     private static Term bytes(int... b) {
-        Term l = ENil.NIL;
-        for (int i = b.length - 1; i >= 0; i--) l = new ECons(ESmall.of(b[i]), l);
-        return l;
+        byte[] a = new byte[b.length];
+        for (int i = 0; i < b.length; i++) a[i] = (byte) b[i];
+        return IoLists.bytesToList(a, 0, a.length, ENil.NIL);
     }
 
     @Override

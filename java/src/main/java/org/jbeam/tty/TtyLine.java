@@ -29,7 +29,7 @@ final class TtyLine {
 
     /** OP_PUTC: write over the line from the cursor. */
     void putChars(byte[] s, int off, int n) {
-        ensure(cells(s, off, n));
+        ensure(maxCells(n));
         int written = insertBuf(s, off, n);
         if (written > 0) writeBuf(lpos - written, written);
         if (lpos > llen) llen = lpos;
@@ -44,7 +44,7 @@ final class TtyLine {
 
     /** OP_INSC: insert at the cursor, redrawing the tail. */
     void insChars(byte[] s, int off, int n) {
-        ensure(cells(s, off, n) + llen);
+        ensure(maxCells(n) + llen);
         int tl = llen - lpos;
         int[] tail = tl > 0 ? java.util.Arrays.copyOfRange(lbuf, lpos, llen) : null;
         int written = insertBuf(s, off, n);
@@ -96,8 +96,8 @@ final class TtyLine {
         return c;
     }
 
-    /** Upper bound of the cells {@code s} takes (for growing the buffer before inserting). */
-    private static int cells(byte[] s, int off, int n) { return 8 * n + 16; }
+    /** Upper bound of the cells {@code n} bytes of input take (a tab is at most 8), for growing the buffer first. */
+    private static int maxCells(int n) { return 8 * n + 16; }
 
     /** Decodes one UTF-8 character at {@code p[0]}, advancing it; an invalid byte stands for itself. */
     private static int pick(byte[] s, int end, int[] p) {
