@@ -39,11 +39,24 @@ public final class Boot {
         // {progress, started}): see JitSupport.booting.
         org.jbeam.interp.JitSupport.booting(true);
         preload(vm);
-        // erts' own system process that init and the code server talk to.
-        vm.processes.spawn(null, EAtom.of("erts_code_purger"), EAtom.of("start"), new Term[0], null);
+        // The first processes in erts' order (erl_init.c), so that init is <0.0.0> and the code
+        // purger <0.1.0> as on erl: init, the code purger (init and the code server talk to it),
+        // the literal area collector and the three dirty-process signal handlers (normal, high,
+        // max). jbeam sends the last four nothing; they wait in their receive loops as on erl.
         List<Term> args = new ArrayList<>();
         for (String a : bootArgs(vm)) args.add(EBitString.ofUtf8(a));
-        vm.processes.spawn(null, EAtom.of("erl_init"), EAtom.of("start"), new Term[] {EAtom.of("init"), ECons.of(args)}, null);
+        var held = new org.jbeam.runtime.ProcessTable.SpawnOptions();
+        held.hold = true; // runs once the others exist, or its own spawns would take their numbers
+        var init = vm.processes.spawn(null, EAtom.of("erl_init"), EAtom.of("start"), new Term[] {EAtom.of("init"), ECons.of(args)}, held);
+        String[][] system = {{"erts_code_purger", "high"}, {"erts_literal_area_collector", "high"},
+            {"erts_dirty_process_signal_handler", "normal"}, {"erts_dirty_process_signal_handler", "high"},
+            {"erts_dirty_process_signal_handler", "max"}};
+        for (String[] s : system) {
+            var o = new org.jbeam.runtime.ProcessTable.SpawnOptions();
+            o.priority = EAtom.of(s[1]);
+            vm.processes.spawn(null, EAtom.of(s[0]), EAtom.of("start"), new Term[0], o);
+        }
+        vm.processes.release(init);
     }
 
     /** Boot arguments as erts hands them to init:boot/1: erlexec's own flags, then the user's. */
