@@ -38,14 +38,15 @@ public final class CodeBifs implements BifModule {
         // As erts: old code must be purged first (badarg); a module once loaded keeps its entry,
         // so deleting it again is true; an unknown module is undefined.
         t.bif1(E, "delete_module", (p, m) -> {
-            if (!(m instanceof EAtom a) || p.vm.code.old(a) != null) throw ErlangException.badarg();
+            if (!(m instanceof EAtom a)) throw ErlangException.badarg();
+            if (p.vm.code.old(a) != null) {
+                org.jbeam.runtime.CrashReport.error(p, "Module " + TermPrinter.display(a) + " must be purged before deleting\n");
+                throw ErlangException.badarg();
+            }
             return p.vm.code.delete(a) || p.vm.code.known(a) ? EAtom.TRUE : EAtom.UNDEFINED;
         });
-        // badarg when there is no old code to purge.
-        t.bif1(E, "purge_module", (p, m) -> {
-            if (!(m instanceof EAtom a) || !p.vm.code.purge(a)) throw ErlangException.badarg();
-            return EAtom.TRUE;
-        });
+        // erlang:purge_module/1 stays erlang.erl's: it asks erts_code_purger, which kills the
+        // processes still running the old code (erts_internal:purge_module/2 below does the work).
         t.bif1(E, "check_old_code", (p, m) -> {
             if (!(m instanceof EAtom a)) throw ErlangException.badarg();
             return EAtom.of(p.vm.code.old(a) != null);

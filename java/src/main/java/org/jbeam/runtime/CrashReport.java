@@ -7,11 +7,11 @@ import java.time.format.DateTimeFormatter;
 import org.jbeam.term.*;
 
 /**
- * The emulator's own report when a process dies of an uncaught error: as erts does, it goes to the
+ * The emulator's own reports to the logger. When a process dies of an uncaught error, as erts does, it goes to the
  * {@code logger} process ({@code {log, error, "Error in process ~p with exit value:~n~p~n", …}})
  * when one is registered, otherwise straight to standard error in the same text form.
  */
-final class CrashReport {
+public final class CrashReport {
     private CrashReport() {}
 
     private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("d-MMM-yyyy::HH:mm:ss.SSSSSS", java.util.Locale.ENGLISH);
@@ -26,6 +26,23 @@ final class CrashReport {
                 : ex.cls == EAtom.THROW && t.get(0) instanceof ETuple nc && nc.arity() == 2
                         && nc.get(0) == EAtom.of("nocatch") && nc.get(1) == ex.reason;
         if (!uncaught) return;
+        // erts hands the report over asynchronously; a node that halts right away (init after a
+        // failed -eval/-run) exits before the logger prints it. Keep that race's usual outcome by
+        // delivering slightly later.
+        toLogger(vm, p, FORMAT, ECons.of(p.pid, reason), 200,
+                "Error in process " + p.pid + " with exit value:\n" + TermPrinter.display(reason) + "\n");
+    }
+
+    /**
+     * A message of the emulator's own (erts_send_error_to_logger): {@code {log, error, "~s~n",
+     * [Text], Meta}} to the logger, as erts sends for "Module M must be purged before deleting".
+     */
+    public static void error(ErlProcess p, String text) {
+        toLogger(p.vm, p, "~s~n", ECons.of(org.jbeam.bif.IoLists.stringToCharlist(text)), 0, text);
+    }
+
+    /** To the registered logger with erts' metadata, or as an error report on standard error without one. */
+    private static void toLogger(Runtime vm, ErlProcess p, String format, Term args, long delayMs, String text) {
         Term logger = vm.registry.whereis(EAtom.of("logger"));
         if (logger instanceof EPid lp) {
             long now = java.time.Instant.now().toEpochMilli() * 1000;
@@ -33,15 +50,12 @@ final class CrashReport {
                     new Term[] {EAtom.of("error_logger"), EAtom.of("gl"), EAtom.of("pid"), EAtom.of("time")},
                     new Term[] {EMap.of(new Term[] {EAtom.of("emulator"), EAtom.of("tag")}, new Term[] {EAtom.TRUE, EAtom.ERROR}),
                             p.groupLeader, p.pid, ESmall.of(now)});
-            Term msg = ETuple.of(EAtom.of("log"), EAtom.ERROR, org.jbeam.bif.IoLists.stringToCharlist(FORMAT), ECons.of(p.pid, reason), meta);
-            // erts hands the report over asynchronously; a node that halts right away (init
-            // after a failed -eval/-run) exits before the logger prints it. Keep that race's
-            // usual outcome by delivering slightly later.
-            vm.timers.schedule(200, () -> { if (!vm.halted.isDone()) vm.sendTo(lp, msg); });
+            Term msg = ETuple.of(EAtom.of("log"), EAtom.ERROR, org.jbeam.bif.IoLists.stringToCharlist(format), args, meta);
+            if (delayMs == 0) vm.sendTo(lp, msg);
+            else vm.timers.schedule(delayMs, () -> { if (!vm.halted.isDone()) vm.sendTo(lp, msg); });
             return;
         }
         PrintStream err = new PrintStream(vm.stderr, true);
-        err.print("=ERROR REPORT==== " + LocalDateTime.now().format(TS) + " ===\n"
-                + "Error in process " + p.pid + " with exit value:\n" + TermPrinter.display(reason) + "\n\n");
+        err.print("=ERROR REPORT==== " + LocalDateTime.now().format(TS) + " ===\n" + text + "\n");
     }
 }
