@@ -54,10 +54,10 @@ public final class CodeBifs implements BifModule {
         t.bif2(E, "check_process_code", OldCode::check);
         t.bif3(E, "check_process_code", (p, pid, m, o) -> {
             Term[] os = ECons.toArray(o);
-            if (os == null) throw ErlangException.badarg("bad_option", EAtom.of("erl_erts_errors"));
+            if (os == null) throw ErlangException.ertsBadarg("bad_option");
             for (Term x : os)
                 if (!(x instanceof ETuple t2 && t2.arity() == 2 && t2.get(0) == EAtom.of("allow_gc") && (t2.get(1) == EAtom.TRUE || t2.get(1) == EAtom.FALSE)))
-                    throw ErlangException.badarg("bad_option", EAtom.of("erl_erts_errors"));
+                    throw ErlangException.ertsBadarg("bad_option");
             return OldCode.check(p, pid, m);
         });
         t.guard1(E, "module_loaded", (p, m) -> {

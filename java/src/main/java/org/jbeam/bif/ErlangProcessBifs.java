@@ -102,7 +102,7 @@ public final class ErlangProcessBifs implements BifModule {
         ProcessDictionary.register(t);
     }
 
-    private static final EAtom ERROR_INFO = EAtom.ERROR_INFO, ERL_ERTS_ERRORS = EAtom.of("erl_erts_errors");
+    private static final EAtom ERROR_INFO = EAtom.ERROR_INFO;
     private static final EAtom MQD = EAtom.of("message_queue_data"), SAVE_CALLS = EAtom.of("save_calls");
     private static final EAtom NOCONNECT = EAtom.of("noconnect"), NOSUSPEND = EAtom.of("nosuspend");
 
@@ -509,7 +509,7 @@ public final class ErlangProcessBifs implements BifModule {
                     return EAtom.of(old);
                 }
                 case "save_calls" -> {
-                    if (!validSaveCalls(value)) throw ErlangException.badarg("none", ERL_ERTS_ERRORS);
+                    if (!validSaveCalls(value)) throw ErlangException.ertsBadarg("none");
                     return saveCalls(p, value);
                 }
                 case "error_handler" -> {
@@ -522,6 +522,6 @@ public final class ErlangProcessBifs implements BifModule {
             }
         }
         // A flag erts does not know at all (as opposed to a bad value for a known one).
-        throw ErlangException.badarg("badopt", ERL_ERTS_ERRORS);
+        throw ErlangException.ertsBadarg("badopt");
     }
 }

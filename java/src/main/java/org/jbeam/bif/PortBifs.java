@@ -100,7 +100,7 @@ public final class PortBifs implements BifModule {
 
     private static Term openPort(ErlProcess p, Term name, Term opts) {
         Term[] os = ECons.toArray(opts);
-        if (os == null) throw ErlangException.badarg("badopt", EAtom.of("erl_erts_errors"));
+        if (os == null) throw ErlangException.ertsBadarg("badopt");
         boolean binary = false, eof = false, outOnly = false;
         for (Term o : os) {
             if (o == BINARY) binary = true;

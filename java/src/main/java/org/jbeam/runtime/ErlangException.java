@@ -58,6 +58,9 @@ public final class ErlangException extends RuntimeException {
                 EMap.of(new Term[] {EAtom.of("cause"), EAtom.of("module")}, new Term[] {EAtom.of(cause), module})));
         return e;
     }
+    /** badarg explained by erl_erts_errors (a BIF of erts') with {@code cause}. */
+    public static ErlangException ertsBadarg(String cause) { return badarg(cause, EAtom.ERL_ERTS_ERRORS); }
+
     public static ErlangException badarith() { return error(EAtom.BADARITH); }
     public static ErlangException systemLimit() { return error(EAtom.SYSTEM_LIMIT); }
     public static ErlangException badmap(Term t) { return error(ETuple.of(EAtom.BADMAP, t)); }

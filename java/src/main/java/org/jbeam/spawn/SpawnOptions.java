@@ -22,7 +22,6 @@ final class SpawnOptions {
     final Map<String, String> env = new LinkedHashMap<>();
 
     private boolean sawIn, sawOut;
-    private static final EAtom ERL_ERTS_ERRORS = EAtom.of("erl_erts_errors");
 
     /**
      * open_port's options. A bad or unknown option is a badarg with the cause badopt, as erts
@@ -45,7 +44,7 @@ final class SpawnOptions {
         return o;
     }
 
-    private static ErlangException badopt() { return ErlangException.badarg("badopt", ERL_ERTS_ERRORS); }
+    private static ErlangException badopt() { return ErlangException.ertsBadarg("badopt"); }
 
     private void option(Term t) {
         if (t instanceof EAtom a) {

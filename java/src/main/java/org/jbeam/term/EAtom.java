@@ -76,5 +76,6 @@ public final class EAtom extends Term {
             NOCATCH = of("nocatch"), INFINITY = of("infinity"), ERLANG = of("erlang"), NONODE = of("nonode@nohost"),
             EMPTY = of(""), DOWN = of("DOWN"), PROCESS = of("process"), TIMEOUT = of("timeout"),
             FILE = of("file"), LINE = of("line"), ERROR_INFO = of("error_info"), LATIN1 = of("latin1"),
-            UNICODE = of("unicode"), UTF8 = of("utf8"), NONE = of("none");
+            UNICODE = of("unicode"), UTF8 = of("utf8"), NONE = of("none"),
+            ERL_ERTS_ERRORS = of("erl_erts_errors");
 }

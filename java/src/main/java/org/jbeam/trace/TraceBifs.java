@@ -16,8 +16,7 @@ public final class TraceBifs implements BifModule {
             PROCESSES = EAtom.of("processes"), EXISTING = EAtom.of("existing"),
             EXISTING_PROCESSES = EAtom.of("existing_processes"), NEW = EAtom.of("new"),
             NEW_PROCESSES = EAtom.of("new_processes"), PORTS = EAtom.of("ports"), EXISTING_PORTS = EAtom.of("existing_ports"),
-            NEW_PORTS = EAtom.of("new_ports"), TRACE_DELIVERED = EAtom.of("trace_delivered"),
-            ERL_ERTS_ERRORS = EAtom.of("erl_erts_errors");
+            NEW_PORTS = EAtom.of("new_ports"), TRACE_DELIVERED = EAtom.of("trace_delivered");
 
     @Override public void register(BifTable t) {
         t.bif3("erlang", "trace", TraceBifs::trace);
@@ -145,5 +144,5 @@ public final class TraceBifs implements BifModule {
     static ErlangException badopt() { return badarg("badopt"); }
 
     /** badarg with erts' error_info cause (erl_erts_errors explains it). */
-    static ErlangException badarg(String cause) { return ErlangException.badarg(cause, ERL_ERTS_ERRORS); }
+    static ErlangException badarg(String cause) { return ErlangException.ertsBadarg(cause); }
 }
