@@ -132,6 +132,9 @@ public final class JBeam implements AutoCloseable {
         public Builder dirtyCpuSchedulers(int n) { this.dirtyCpu = Math.max(1, n); return this; }
         /** Dirty IO scheduler threads ({@code +SDio}); default 10. */
         public Builder dirtyIoSchedulers(int n) { this.dirtyIo = Math.max(1, n); return this; }
+        /** Process, port and async-pool limits (erl's +P, +Q, +A; see Limits for erts' ranges). */
+        public Builder limits(org.jbeam.runtime.Limits l) { this.limits = l; return this; }
+        private org.jbeam.runtime.Limits limits = org.jbeam.runtime.Limits.DEFAULT;
 
         /**
          * Makes {@code module:name/arity} a function implemented in Java, run on the calling
@@ -170,8 +173,10 @@ public final class JBeam implements AutoCloseable {
             path.addAll(pathLast);
             List<org.jbeam.bif.BifModule> natives = new ArrayList<>(Natives.all());
             natives.addAll(javaFunctions);
-            return new JBeam(new Runtime(schedulers, dirtyCpu < 0 ? schedulers : dirtyCpu, dirtyIo, path, stdout, stderr, stdin,
-                    args, otpRoot, natives));
+            Runtime vm = new Runtime(schedulers, dirtyCpu < 0 ? schedulers : dirtyCpu, dirtyIo, path, stdout, stderr, stdin,
+                    args, otpRoot, natives);
+            vm.limits = limits;
+            return new JBeam(vm);
         }
     }
 }

@@ -7,10 +7,10 @@ import org.jbeam.runtime.ErlangException;
 import org.jbeam.term.*;
 
 /** erlang:system_info/1, statistics/1 and process_info/1,2: the items programs and OTP itself ask for. */
-final class SystemInfo {
+public final class SystemInfo {
     private SystemInfo() {}
 
-    static final String OTP_RELEASE = "25", ERTS_VERSION = "13.1.5";
+    public static final String OTP_RELEASE = "25", ERTS_VERSION = "13.1.5";
 
     static void register(BifTable t) {
         t.bif1("erlang", "system_info", SystemInfo::systemInfo);
@@ -55,18 +55,18 @@ final class SystemInfo {
         return switch (a.name) {
             case "otp_release" -> str(OTP_RELEASE);
             case "version" -> str(ERTS_VERSION);
-            case "system_version" -> str("Erlang/OTP " + OTP_RELEASE + " [erts-" + ERTS_VERSION + "] [jbeam] [64-bit] [smp:" + n + ":" + n + "] [ds:" + dcpu + ":" + dcpu + ":" + dio + "] [async-threads:1]\n");
+            case "system_version" -> str("Erlang/OTP " + OTP_RELEASE + " [erts-" + ERTS_VERSION + "] [jbeam] [64-bit] [smp:" + n + ":" + n + "] [ds:" + dcpu + ":" + dcpu + ":" + dio + "] [async-threads:" + p.vm.limits.asyncThreads() + "]\n");
             case "system_architecture" -> str("x86_64-pc-linux-gnu");
             case "machine" -> str("BEAM");
             case "schedulers", "schedulers_online", "logical_processors", "logical_processors_available",
                  "logical_processors_online" -> ESmall.of(n);
             case "dirty_cpu_schedulers", "dirty_cpu_schedulers_online" -> ESmall.of(dcpu);
             case "dirty_io_schedulers" -> ESmall.of(dio);
-            case "thread_pool_size" -> ESmall.of(1);
+            case "thread_pool_size" -> ESmall.of(p.vm.limits.asyncThreads());
             case "process_count" -> ESmall.of(p.vm.processes.count());
-            case "process_limit" -> ESmall.of(262144);
+            case "process_limit" -> ESmall.of(p.vm.limits.processes());
             case "port_count" -> ESmall.of(p.vm.ports.all().size());
-            case "port_limit" -> ESmall.of(65536);
+            case "port_limit" -> ESmall.of(p.vm.limits.ports());
             case "atom_count" -> ESmall.of(EAtom.count());
             case "atom_limit" -> ESmall.of(EAtom.MAX_ATOMS);
             case "ets_limit" -> ESmall.of(8192);

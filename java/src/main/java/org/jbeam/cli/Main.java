@@ -31,6 +31,17 @@ public final class Main {
             System.exit(1);
             return;
         }
+        if (cl.error != null) {
+            // erts' complaint about a bad emulator flag, then its usage line (erl prints the flags too)
+            // (erts ends its own lines on standard error with CR LF)
+            System.err.print(cl.error + "\r\nUsage: beam.smp [flags] [ -- [init_args] ]\r\n");
+            System.exit(1);
+        }
+        if (cl.version) {
+            // +V and -version: the emulator prints its version on standard error and exits.
+            System.err.print("Erlang (SMP,ASYNC_THREADS) (BEAM) emulator version " + org.jbeam.bif.SystemInfo.ERTS_VERSION + "\r\n");
+            System.exit(0);
+        }
         Path root = OtpInstall.find();
         if (root == null) {
             System.err.println("jbeam: no Erlang/OTP installation found (set JBEAM_OTP_ROOT or put erl on PATH)");
@@ -44,6 +55,7 @@ public final class Main {
         if (cl.schedulers > 0) b.schedulers(cl.schedulers);
         if (cl.dirtyCpu > 0) b.dirtyCpuSchedulers(cl.dirtyCpu);
         if (cl.dirtyIo > 0) b.dirtyIoSchedulers(cl.dirtyIo);
+        b.limits(cl.limits);
         for (Path p : cl.pathFirst) b.addPathFirst(p);
         for (Path p : cl.pathLast) b.addPathLast(p);
         for (Path p : ErlLibs.ebinDirs()) b.addPathLast(p);
@@ -59,6 +71,11 @@ public final class Main {
     /** The parts of erl's command line that the emulator (not init) consumes. */
     static final class CommandLine {
         int schedulers = -1, dirtyCpu = -1, dirtyIo = -1;
+        org.jbeam.runtime.Limits limits = org.jbeam.runtime.Limits.DEFAULT;
+        /** +V or -version was given. */
+        boolean version;
+        /** erts' message for a bad emulator flag value (the node does not start), or null. */
+        String error;
         final List<Path> pathFirst = new ArrayList<>(), pathLast = new ArrayList<>();
         /** Arguments passed on to init (everything erlexec does not consume). */
         final List<String> rest = new ArrayList<>();
@@ -88,6 +105,24 @@ public final class Main {
                     }
                     continue;
                 }
+                // erlexec's shorthands: -compile Files (c:lc_batch halts with the status) and -make
+                // (make:all_or_nothing, then halt); -version is the emulator's +V.
+                if (s.equals("-compile")) {
+                    c.rest.addAll(List.of("-noshell", "-noinput", "-s", "c", "lc_batch"));
+                    i++;
+                    continue;
+                }
+                if (s.equals("-make")) {
+                    c.rest.addAll(List.of("-noshell", "-noinput", "-s", "make", "all_or_nothing"));
+                    c.haltAfterwards = true;
+                    i++;
+                    continue;
+                }
+                if (s.equals("-version")) {
+                    c.version = true;
+                    i++;
+                    continue;
+                }
                 if (s.equals("-env") && i + 2 < a.length) {
                     org.jbeam.bif.OsBifs.putenv(a[i + 1], a[i + 2]);
                     i += 3;
@@ -96,8 +131,14 @@ public final class Main {
                 c.rest.add(s);
                 i++;
             }
+            if (c.haltAfterwards) {
+                int extra = c.rest.indexOf("-extra");
+                c.rest.addAll(extra < 0 ? c.rest.size() : extra, List.of("-s", "erlang", "halt"));
+            }
             return c;
         }
+
+        private boolean haltAfterwards;
 
         private static boolean attachedValue(String flag) { return !flag.equals("+SDcpu") && !flag.equals("+SDio"); }
 
@@ -118,6 +159,17 @@ public final class Main {
                     if (s.equals("+SDcpu")) dirtyCpu = Integer.parseInt(v); else if (s.equals("+SDio")) dirtyIo = Integer.parseInt(v);
                 } catch (NumberFormatException e) { /* erl: usage error */ }
                 return i + 2;
+            }
+            if (s.equals("+V")) version = true;
+            if ((name.equals("P") || name.equals("Q") || name.equals("A")) && val != null) {
+                try {
+                    long n = Long.parseLong(val);
+                    limits = name.equals("P") ? limits.withProcesses(n) : name.equals("Q") ? limits.withPorts(n) : limits.withAsyncThreads(n);
+                } catch (NumberFormatException e) {
+                    if (error == null) error = "bad number of " + (name.equals("P") ? "processes" : name.equals("Q") ? "ports" : "async threads") + " " + val;
+                } catch (IllegalArgumentException e) {
+                    if (error == null) error = e.getMessage();
+                }
             }
             // Flags taking a separate value: skip it too. (+A 10, +P 100000, +S 4, +K true …)
             if (!attached && "ABCDKLMPQRSTWchiprstvwez".contains(name) && val != null && !val.startsWith("-") && !val.startsWith("+"))

@@ -43,6 +43,10 @@ public final class ProcessTable {
     public ErlProcess byNumber(int n) { return live.get(n); }
 
     private ErlProcess create(ErlProcess parent) {
+        if (live.size() >= vm.limits.processes()) {
+            if (parent != null) CrashReport.error(parent, "Too many processes\n"); // as erts logs it
+            throw ErlangException.systemLimit();
+        }
         int n = nextNumber.getAndIncrement();
         EPid pid = new EPid(vm.nodeName, n & 0x7FFF, (n >>> 15) & 0x1FFF, 0);
         ErlProcess p = new ErlProcess(vm, pid);

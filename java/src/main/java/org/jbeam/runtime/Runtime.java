@@ -29,6 +29,8 @@ public final class Runtime {
     public final int creation = 0;
     /** This node's name (erlang:setnode/2), {@code nonode@nohost} while not alive. */
     public volatile EAtom thisNode = EAtom.NONODE;
+    /** +P, +Q and +A as given on the command line (or by the embedding API). */
+    public volatile Limits limits = Limits.DEFAULT;
     public volatile int thisCreation;
     /** Connections to other nodes (the Erlang distribution protocol). */
     public final org.jbeam.dist.Distribution dist = new org.jbeam.dist.Distribution(this);

@@ -70,6 +70,49 @@ class CommandLineTest {
     }
 
     /**
+     * Emulator flags and erlexec's shorthands whose effect shows on standard error too: +V and
+     * -version, +P/+Q/+A with erts' ranges and rounding (and a spawn beyond the process limit),
+     * a bad value (erts' message, status 1), -compile (c:lc_batch's report and status).
+     */
+    @TestFactory
+    Stream<DynamicTest> emulatorFlags() throws java.io.IOException {
+        java.nio.file.Path bad = java.nio.file.Files.createTempFile("cli_bad", ".erl");
+        java.nio.file.Files.writeString(bad, "-module(cli_bad).\nf( -> ok.\n");
+        String limits = "io:format(\"~p~n\", [[erlang:system_info(I) || I <- [process_limit, port_limit, thread_pool_size]]]), halt().";
+        List<List<String>> cases = List.of(
+                List.of("+V"),
+                List.of("-version", "-noshell", "-eval", "halt()."),
+                List.of("-noshell", "+P", "5000", "+Q", "70000", "+A", "4", "-eval", limits),
+                List.of("-noshell", "+P2000000", "+A", "0", "-eval", limits),
+                List.of("-noshell", "+P", "100", "-eval", limits),
+                List.of("-noshell", "+Q", "abc", "-eval", limits),
+                List.of("-noshell", "+A", "2000", "-eval", limits),
+                List.of("-noshell", "+P", "1024", "-eval", "R = (catch [spawn(fun() -> receive x -> ok end end) || _ <- lists:seq(1, 2000)]),"
+                        + " timer:sleep(500), io:format(\"~p ~p~n\", [element(1, element(2, R)), erlang:system_info(process_count)]), halt()."),
+                List.of("-compile"),
+                List.of("-compile", bad.toString()));
+        return cases.stream().map(args -> DynamicTest.dynamicTest(String.join(" ", args), () -> {
+            String expected = withStderr("erl", args), actual = withStderr(DifferentialTest.JBEAM.toString(), args);
+            assertEquals(expected, actual);
+        }));
+    }
+
+    /** Standard output and error together (with the timestamped report lines left out), and the exit status. */
+    private static String withStderr(String exe, List<String> args) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of(exe), args.stream()).toList());
+        pb.redirectErrorStream(true);
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.environment().put("ERL_CRASH_DUMP", "/dev/null");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        // erl also prints its list of flags after the usage line; jbeam prints the usage line only.
+        int flags = out.indexOf("The flags are:");
+        if (flags >= 0) out = out.substring(0, flags);
+        out = out.replaceAll("=ERROR REPORT==== .* ===\r?\n", "=ERROR REPORT====\n");
+        return out + "status " + p.waitFor();
+    }
+
+    /**
      * erl without -noshell and its standard input a pipe: the shell reads expressions line by
      * line (OTP's user, as user_drv falls back to it without a terminal) and prints prompts and
      * results, errors included, until halt(), q() or end of input.
