@@ -4,8 +4,10 @@
  * ERL_NIF_TERM is a tagged 64-bit word:
  *   ...00  pointer to a box in an environment's arena (0 = THE_NON_VALUE)
  *   ...01  small integer, value = (int64)t >> 2 (62-bit signed)
- *   ...10  atom, index into the native atom table = t >> 2
- *   ...11  special: NIL (0x3), SCHEDULED (0x13), or an opaque Java term
+ *   ...001011  atom, index into the native atom table = t >> 6 (erts' own atom tag: NIFs test
+ *          it with bit operations, e.g. crypto's `p->type.atom & (p->type.atom != atom_false)`
+ *          loops need bit 0 set)
+ *   ...11  otherwise special: NIL (0x3), SCHEDULED (0x13), or an opaque Java term
  *          (pid/port/ref/fun: (id << 8) | (kind << 4) | 3, id into Java's opaque table)
  * Boxes: tuple, cons, float, bignum, binary, map, resource (see jb_box). */
 #ifndef JBEAM_NIF_INTERNAL_H
@@ -26,11 +28,11 @@ enum { JB_TUPLE = 1, JB_CONS, JB_FLOAT, JB_BIG, JB_BIN, JB_MAP, JB_RES };
 
 static inline int jb_is_box(ERL_NIF_TERM t) { return t != 0 && (t & 3) == 0; }
 static inline int jb_is_small(ERL_NIF_TERM t) { return (t & 3) == 1; }
-static inline int jb_is_atom(ERL_NIF_TERM t) { return (t & 3) == 2; }
+static inline int jb_is_atom(ERL_NIF_TERM t) { return (t & 0x3F) == 0x0B; }
 static inline int64_t jb_small_val(ERL_NIF_TERM t) { return (int64_t)t >> 2; }
 static inline ERL_NIF_TERM jb_make_small(int64_t v) { return ((ERL_NIF_TERM)v << 2) | 1; }
-static inline uint32_t jb_atom_index(ERL_NIF_TERM t) { return (uint32_t)(t >> 2); }
-static inline ERL_NIF_TERM jb_make_atom_ix(uint32_t ix) { return ((ERL_NIF_TERM)ix << 2) | 2; }
+static inline uint32_t jb_atom_index(ERL_NIF_TERM t) { return (uint32_t)(t >> 6); }
+static inline ERL_NIF_TERM jb_make_atom_ix(uint32_t ix) { return ((ERL_NIF_TERM)ix << 6) | 0x0B; }
 static inline int jb_opaque_kind(ERL_NIF_TERM t) { return ((t & 0xF) == 3 && t > 0xFF) ? (int)((t >> 4) & 0xF) : 0; }
 static inline uint64_t jb_opaque_id(ERL_NIF_TERM t) { return t >> 8; }
 static inline ERL_NIF_TERM jb_make_opaque(int kind, uint64_t id) { return (id << 8) | ((ERL_NIF_TERM)kind << 4) | 3; }

@@ -169,7 +169,7 @@ final class NifCallContext {
     /** The ERL_NIF_TERM of an immediate (small integer, atom, []), or 0 for a term that must be encoded. */
     static long word(Term t) {
         if (t instanceof ESmall s) return s.value >= SMALL_MIN && s.value <= SMALL_MAX ? (s.value << 2) | 1 : 0;
-        if (t instanceof EAtom a) return ((long) NifAtoms.index(a) << 2) | 2;
+        if (t instanceof EAtom a) return ((long) NifAtoms.index(a) << 6) | 0x0B; // erts' atom tag (nif_internal.h)
         return t == ENil.NIL ? 3 : 0;
     }
 
@@ -222,11 +222,9 @@ final class NifCallContext {
 
     /** The term of an immediate ERL_NIF_TERM (small integer, atom or []). */
     static Term decode(long w) {
-        return switch ((int) w & 3) {
-            case 1 -> ESmall.of(w >> 2);
-            case 2 -> NifAtoms.atom((int) (w >>> 2));
-            default -> ENil.NIL;
-        };
+        if ((w & 3) == 1) return ESmall.of(w >> 2);
+        if ((w & 0x3F) == 0x0B) return NifAtoms.atom((int) (w >>> 6));
+        return ENil.NIL;
     }
 
     void clearEnv() {
