@@ -123,7 +123,12 @@ public final class MatchSpec {
         List<Term> keys = new ArrayList<>();
         for (Clause c : clauses) {
             if (!(c.head instanceof MsPattern.Tup t)) {
-                if (c.head instanceof MsPattern.Const) continue; // a non-tuple constant never matches an object
+                // A head with no variables is one constant: a tuple then names its key, anything
+                // else never matches an object.
+                if (c.head instanceof MsPattern.Const k) {
+                    if (k.value instanceof ETuple kt && kt.arity() >= keypos) keys.add(kt.get(keypos - 1));
+                    continue;
+                }
                 return null;
             }
             if (t.elems.length < keypos) continue; // never matches
