@@ -69,6 +69,8 @@ public final class Ops {
     public static final int RETURN_TRACE = 304;
     /** A locally traced function's local calls land here (o = FuncInfo, e = its entry): trace, then enter. */
     public static final int TRACE_ENTRY = 305;
+    /** Where a call_time-traced call returns to: charge the callee's time, restore the caller's clock (interp.CallTracing). */
+    public static final int RETURN_TIME = 320;
 
     /** The specialised opcode for a BIF instruction calling {@code erlang:name/arity}, or -1. */
     public static int specialise(String name, int arity) {
@@ -99,6 +101,7 @@ public final class Ops {
             case AWAIT_ASYNC -> "await_async";
             case RETURN_TRACE -> "return_trace";
             case TRACE_ENTRY -> "trace_entry";
+            case RETURN_TIME -> "return_time_trace";
             case JIT_ENTER -> "jit_enter";
             case ADD -> "gc_bif2 +";
             case SUB -> "gc_bif2 -";

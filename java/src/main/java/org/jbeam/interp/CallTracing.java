@@ -9,6 +9,7 @@ import org.jbeam.code.ReturnAddr;
 import org.jbeam.runtime.ProcessTable;
 import org.jbeam.term.*;
 import org.jbeam.trace.CallPattern;
+import org.jbeam.trace.CallTime;
 import org.jbeam.trace.FunctionTrace;
 import org.jbeam.trace.Tracing;
 
@@ -25,7 +26,8 @@ public final class CallTracing {
     private CallTracing() {}
 
     static final ReturnAddr RETURN_TRACE_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TRACE, null, 0),
-            EXCEPTION_TRACE_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TRACE, null, 0);
+            EXCEPTION_TRACE_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TRACE, null, 0),
+            RETURN_TIME_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TIME, null, 0);
 
     /** Called by callExport when {@code e} has a pattern; returns the return address the call should push. */
     static ReturnAddr enter(Interpreter it, Export e, int arity, ReturnAddr ret) {
@@ -33,17 +35,53 @@ public final class CallTracing {
         if (ft == null) return ret;
         FunctionTrace.Counter n = ft.counter;
         if (n != null) n.hit();
+        BeamModule m = e.module;
+        // A NIF runs in place (a BIF too): no frame to return through.
+        boolean inPlace = e.bif != null || m == null || m.code[e.pc].op == Ops.CALL_NATIVE && m.code[e.pc].c == Ops.NATIVE_NIF;
+        CallTime time = ft.time;
+        if (time != null && timed(it) && !inPlace) ret = timeFrame(it, time, ret);
         CallPattern pat = ft.external();
         if (pat == null || it.p.trace == null) return ret;
         int frame = Tracing.call(it.p, pat, e.m, e.f, it.args(arity));
-        if (frame == Tracing.NO_FRAME) return ret;
-        BeamModule m = e.module;
-        if (e.bif != null || m == null) return ret;
-        Instr body = m.code[e.pc];
-        if (body.op == Ops.CALL_NATIVE && body.c == Ops.NATIVE_NIF) return ret; // runs in place: no frame to return through
+        if (frame == Tracing.NO_FRAME || inPlace) return ret;
         if (ret != null) it.push(ret);
         it.pushTerm(ETuple.of(e.m, e.f, ESmall.of(arity)));
         return frameAddr(frame);
+    }
+
+    /** Whether the process's calls are timed: call_time counts for processes with the call trace flag. */
+    private static boolean timed(Interpreter it) {
+        org.jbeam.trace.TraceState ts = it.p.trace;
+        return ts != null && ts.has(org.jbeam.trace.TraceFlags.CALL);
+    }
+
+    /**
+     * Entering a call_time-traced function: the caller's time stops, the callee's starts, and a
+     * frame under the callee (the caller's clock, then a return into return_time_trace) restores
+     * the caller's when it returns. A tail call from a function that has such a frame reuses it,
+     * as erts does, so tail recursion does not grow the stack. {@code ret}: the return address
+     * the call would push (null for a tail call); returns the one it should push instead.
+     */
+    private static ReturnAddr timeFrame(Interpreter it, CallTime time, ReturnAddr ret) {
+        org.jbeam.runtime.ErlProcess p = it.p;
+        CallTime.Clock clock = p.callClock;
+        if (clock == null) p.callClock = clock = new CallTime.Clock();
+        CallTime previous = clock.current;
+        clock.switchTo(p.pid, time, System.nanoTime());
+        time.called(p.pid);
+        if (ret == null && it.sp > 0 && it.stk[it.sp - 1] == RETURN_TIME_ADDR) return null;
+        if (ret != null) it.push(ret);
+        it.pushTerm(new CallTime.Mark(previous));
+        return RETURN_TIME_ADDR;
+    }
+
+    /** The return_time_trace instruction: the callee's time stops, the caller's clock is back. */
+    static int returnedTime(Interpreter it) {
+        CallTime.Mark mark = (CallTime.Mark) it.stk[--it.sp];
+        it.stk[it.sp] = null;
+        CallTime.Clock clock = it.p.callClock;
+        if (clock != null) clock.switchTo(it.p.pid, mark.previous, System.nanoTime());
+        return it.doReturn();
     }
 
     /** The return address of a return-trace frame ({@link Tracing#RETURN_FRAME} or {@link Tracing#EXCEPTION_FRAME}). */
@@ -57,8 +95,13 @@ public final class CallTracing {
      */
     static void unwinding(Interpreter it, org.jbeam.runtime.ErlangException ex, int bottom) {
         Term[] s = it.stk;
-        for (int i = it.sp - 1; i > bottom && i > 0; i--)
+        CallTime.Mark outermost = null;
+        for (int i = it.sp - 1; i > bottom && i > 0; i--) {
             if (s[i] == EXCEPTION_TRACE_ADDR && s[i - 1] instanceof ETuple mfa) Tracing.exceptionFrom(it.p, mfa, ex.cls, ex.reason);
+            if (s[i] == RETURN_TIME_ADDR && s[i - 1] instanceof CallTime.Mark mk) outermost = mk;
+        }
+        // call_time frames unwound: time goes back to the function that catches.
+        if (outermost != null && it.p.callClock != null) it.p.callClock.switchTo(it.p.pid, outermost.previous, System.nanoTime());
     }
 
     /** A local call of a locally traced function (its trace_entry instruction): trace as {@link #enter}, then go in. */
@@ -68,6 +111,12 @@ public final class CallTracing {
         if (ft == null) return in.e;
         FunctionTrace.Counter n = ft.counter;
         if (n != null) n.hit();
+        CallTime time = ft.time;
+        if (time != null && timed(it)) {
+            // The caller's continuation (if any) is on the stack already: the frame goes above it.
+            ReturnAddr r = timeFrame(it, time, null);
+            if (r != null) it.push(r);
+        }
         CallPattern pat = ft.local;
         if (pat != null && it.p.trace != null) {
             int frame = Tracing.call(it.p, pat, f.module.name, f.name, it.args(f.arity));

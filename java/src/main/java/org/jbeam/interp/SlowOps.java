@@ -204,6 +204,7 @@ final class SlowOps {
             }
             case Ops.RETURN_TRACE -> { Interpreter.pin(); return CallTracing.returned(it); }
             case Ops.TRACE_ENTRY -> { Interpreter.pin(); return CallTracing.localEntry(it, in); }
+            case Ops.RETURN_TIME -> { Interpreter.pin(); return CallTracing.returnedTime(it); }
             case INT_CODE_END -> { Interpreter.pin(); throw new IllegalStateException("fell off the end of " + it.mod.name.name); }
             default -> {
                 return Branches.orNext(BitSyntax.execute(it, in, pc), pc);

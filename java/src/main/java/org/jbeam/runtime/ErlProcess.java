@@ -86,6 +86,8 @@ public final class ErlProcess {
     public volatile org.jbeam.interp.Interpreter interpreter;
     /** erlang:trace/3 flags and tracer, or null when the process is not traced (org.jbeam.trace). */
     public volatile org.jbeam.trace.TraceState trace;
+    /** call_time tracing's clock (trace.CallTime.Clock), made when the process first enters a call_time-traced function. */
+    public org.jbeam.trace.CallTime.Clock callClock;
 
     public ErlProcess(Runtime vm, EPid pid) {
         this.vm = vm;

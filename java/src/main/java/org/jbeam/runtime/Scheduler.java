@@ -376,12 +376,15 @@ public final class Scheduler {
     private void runSlice(Interpreter interp, ErlProcess p) {
         if (!p.status.compareAndSet(ErlProcess.RUNNABLE, ErlProcess.RUNNING)) return;
         int outcome;
+        org.jbeam.trace.CallTime.Clock clock = p.callClock; // call_time stops while scheduled out
+        if (clock != null) clock.in();
         try {
             outcome = interp.run(p, SLICE);
         } catch (Throwable t) {
             vm.internalError(p, t);
             outcome = Interpreter.EXITED;
         }
+        if ((clock = p.callClock) != null) clock.out(p.pid);
         switch (outcome) {
             case Interpreter.YIELDED -> {
                 p.status.set(ErlProcess.RUNNABLE);

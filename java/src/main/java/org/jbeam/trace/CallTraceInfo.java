@@ -20,11 +20,13 @@ final class CallTraceInfo {
         // erts answers [] for meta of a traced function and false in its 'all' list.
         if (item == META) return ETuple.of(META, pat == null ? EAtom.FALSE : ENil.NIL);
         if (item == CALL_COUNT) return ETuple.of(CALL_COUNT, counter == null ? EAtom.FALSE : ESmall.of(counter.value()));
-        if (item == META_MATCH_SPEC || item == CALL_TIME) return ETuple.of(item, EAtom.FALSE);
+        CallTime time = ft == null ? null : ft.time;
+        if (item == CALL_TIME) return ETuple.of(CALL_TIME, time == null ? EAtom.FALSE : time.info());
+        if (item == META_MATCH_SPEC) return ETuple.of(item, EAtom.FALSE);
         if (item == ALL) {
-            if (pat == null && counter == null) return ETuple.of(ALL, EAtom.FALSE);
+            if (pat == null && counter == null && time == null) return ETuple.of(ALL, EAtom.FALSE);
             return ETuple.of(ALL, ECons.of(info(ft, TRACED), info(ft, MATCH_SPEC), ETuple.of(META, EAtom.FALSE),
-                    ETuple.of(META_MATCH_SPEC, EAtom.FALSE), ETuple.of(CALL_TIME, EAtom.FALSE), info(ft, CALL_COUNT)));
+                    ETuple.of(META_MATCH_SPEC, EAtom.FALSE), info(ft, CALL_TIME), info(ft, CALL_COUNT)));
         }
         throw ErlangException.badarg();
     }

@@ -14,6 +14,8 @@ public final class FunctionTrace {
     public volatile CallPattern local;
     /** call_count: null when off. */
     public volatile Counter counter;
+    /** call_time: null when off. */
+    public volatile CallTime time;
 
     /** A call_count counter; paused counters keep their count. */
     public static final class Counter {
@@ -30,8 +32,8 @@ public final class FunctionTrace {
         return g != null ? g : local;
     }
 
-    public boolean isEmpty() { return global == null && local == null && counter == null; }
+    public boolean isEmpty() { return global == null && local == null && counter == null && time == null; }
 
     /** Whether local calls must pass the function's trace_entry instruction. */
-    public boolean needsLocalCalls() { return local != null || counter != null; }
+    public boolean needsLocalCalls() { return local != null || counter != null || time != null; }
 }

@@ -14,7 +14,7 @@ import org.jbeam.runtime.Runtime;
  * also drops whatever the module's previous version had on its export entries (erts traces new
  * code only through on_load).
  */
-public record OnLoadTrace(CallPattern pattern, boolean callCount) {
+public record OnLoadTrace(CallPattern pattern, boolean callCount, boolean callTime) {
     /** Called by the code server for a module it has just made current. */
     public static void installed(Runtime vm, BeamModule m) {
         for (BeamModule.ExportDef d : m.exportList) {
@@ -32,6 +32,7 @@ public record OnLoadTrace(CallPattern pattern, boolean callCount) {
                 if (ol.pattern.local()) ft.local = ol.pattern; else ft.global = ol.pattern;
             }
             if (ol.callCount && ft.global == null) ft.counter = new FunctionTrace.Counter();
+            if (ol.callTime && ft.global == null) ft.time = new CallTime();
             if (ft.isEmpty()) continue;
             fi.trace = ft;
             if (exported) e.callTrace = ft;
@@ -40,10 +41,11 @@ public record OnLoadTrace(CallPattern pattern, boolean callCount) {
         if (!routed.isEmpty()) org.jbeam.interp.CallTracing.routeLocalCalls(m, routed);
     }
 
-    /** trace_pattern(on_load, Spec, Flags): pattern is the new pattern or null; counting: null = unchanged. */
-    static void set(Runtime vm, CallPattern pattern, boolean setPattern, Boolean counting) {
-        OnLoadTrace cur = vm.traceOnLoad instanceof OnLoadTrace o ? o : new OnLoadTrace(null, false);
-        OnLoadTrace next = new OnLoadTrace(setPattern ? pattern : cur.pattern, counting != null ? counting : cur.callCount);
-        vm.traceOnLoad = next.pattern == null && !next.callCount ? null : next;
+    /** trace_pattern(on_load, Spec, Flags): pattern is the new pattern or null; counting and timing: null = unchanged. */
+    static void set(Runtime vm, CallPattern pattern, boolean setPattern, Boolean counting, Boolean timing) {
+        OnLoadTrace cur = vm.traceOnLoad instanceof OnLoadTrace o ? o : new OnLoadTrace(null, false, false);
+        OnLoadTrace next = new OnLoadTrace(setPattern ? pattern : cur.pattern, counting != null ? counting : cur.callCount,
+                timing != null ? timing : cur.callTime);
+        vm.traceOnLoad = next.pattern == null && !next.callCount && !next.callTime ? null : next;
     }
 }

@@ -18,14 +18,15 @@ import org.jbeam.term.*;
  * (interp.CallTracing): {@code M:F(...)}, apply, funs of exported functions. A {@code local} pattern
  * also goes on the function itself, and the module's local calls of it are pointed at a
  * trace_entry instruction (the module then stays interpreted). {@code call_count} counts local
- * and external calls the same way. Not traced: BIFs, calls of local funs; the {@code meta} and
- * {@code call_time} flags and the {@code on_load} spec are refused with badarg.
+ * and external calls the same way, and so does {@code call_time} (CallTime: calls and own time per
+ * call-traced process, as eprof reads them). Not traced: BIFs, calls of local funs; the {@code meta}
+ * flag is refused with badarg.
  */
 final class TracePatternBif {
     private TracePatternBif() {}
 
     private static final EAtom UNDERSCORE = EAtom.of("_"), GLOBAL = EAtom.of("global"), LOCAL = EAtom.of("local"),
-            CALL_COUNT = EAtom.of("call_count"), ON_LOAD = EAtom.of("on_load"),
+            CALL_COUNT = EAtom.of("call_count"), CALL_TIME = EAtom.of("call_time"), ON_LOAD = EAtom.of("on_load"),
             RESTART = EAtom.of("restart"), PAUSE = EAtom.of("pause");
 
     static Term traceInfo(ErlProcess p, ETuple mfa, Term item) {
@@ -38,23 +39,27 @@ final class TracePatternBif {
     }
 
     static Term tracePattern(ErlProcess p, Term mfa, Term spec, Term flags) {
-        boolean local = false, callCount = false;
+        boolean local = false, callCount = false, callTime = false;
         Term l = flags;
         while (l instanceof ECons c) {
             if (c.head == GLOBAL) local = false;
             else if (c.head == LOCAL) local = true;
             else if (c.head == CALL_COUNT) callCount = true;
+            else if (c.head == CALL_TIME) callTime = true;
             else throw ErlangException.badarg();
             l = c.tail;
         }
         if (l != ENil.NIL) throw ErlangException.badarg();
         if (callCount && !(spec == EAtom.TRUE || spec == EAtom.FALSE || spec == PAUSE || spec == RESTART))
             throw TraceBifs.badarg("call_count");
+        if (callTime && !(spec == EAtom.TRUE || spec == EAtom.FALSE || spec == PAUSE || spec == RESTART))
+            throw TraceBifs.badarg("call_count"); // erts names call_count here for call_time too
         if (mfa == ON_LOAD) {
-            if (callCount) {
-                if (spec == EAtom.TRUE || spec == EAtom.FALSE) OnLoadTrace.set(p.vm, null, false, spec == EAtom.TRUE);
+            if (callCount || callTime) {
+                Boolean on = spec == EAtom.TRUE ? Boolean.TRUE : spec == EAtom.FALSE ? Boolean.FALSE : null;
+                if (on != null) OnLoadTrace.set(p.vm, null, false, callCount ? on : null, callTime ? on : null);
             } else if (spec != PAUSE && spec != RESTART) {
-                OnLoadTrace.set(p.vm, pattern(p, spec, local), true, null);
+                OnLoadTrace.set(p.vm, pattern(p, spec, local), true, null, null);
             }
             return ESmall.ZERO;
         }
@@ -63,9 +68,12 @@ final class TracePatternBif {
         if (!(m instanceof EAtom) || !(f instanceof EAtom) || !(a == UNDERSCORE || a instanceof ESmall)) throw ErlangException.badarg();
         // Wildcards only from the right: {M, '_', '_'} or {'_', '_', '_'}.
         if (f == UNDERSCORE && a != UNDERSCORE || m == UNDERSCORE && f != UNDERSCORE) throw ErlangException.badarg();
-        if (callCount) {
+        if (callCount || callTime) {
             List<FuncInfo> fs = matching(p, m, f, a, true);
-            for (FuncInfo fi : fs) countCalls(p, fi, spec);
+            for (FuncInfo fi : fs) {
+                if (callCount) countCalls(p, fi, spec);
+                if (callTime) timeCalls(p, fi, spec);
+            }
             route(fs);
             return ESmall.of(fs.size());
         }
@@ -80,8 +88,8 @@ final class TracePatternBif {
                 if (pat != null) ft.global = null;
             } else {
                 ft.global = pat;
-                // A global pattern replaces the local breakpoints (local pattern and call counter), as in erts.
-                if (pat != null) { ft.local = null; ft.counter = null; }
+                // A global pattern replaces the local breakpoints (local pattern, call counter and call time), as in erts.
+                if (pat != null) { ft.local = null; ft.counter = null; ft.time = null; }
             }
             publish(p, fi, ft);
         }
@@ -96,6 +104,16 @@ final class TracePatternBif {
         else if (spec == PAUSE) { if (c != null) c.paused = true; }
         else if (spec == EAtom.TRUE || c == null) { ft.counter = new FunctionTrace.Counter(); ft.global = null; }
         else { c.calls.set(0); c.paused = false; } // restart
+        publish(p, fi, ft);
+    }
+
+    private static void timeCalls(ErlProcess p, FuncInfo fi, Term spec) {
+        FunctionTrace ft = traceOf(fi);
+        CallTime t = ft.time;
+        if (spec == EAtom.FALSE) ft.time = null;
+        else if (spec == PAUSE) { if (t != null) t.paused = true; }
+        else if (spec == EAtom.TRUE || t == null) { ft.time = new CallTime(); ft.global = null; }
+        else t.restart();
         publish(p, fi, ft);
     }
 
