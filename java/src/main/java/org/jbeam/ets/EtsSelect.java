@@ -12,8 +12,10 @@ import org.jbeam.term.*;
 
 /**
  * Match-spec traversals of a table: select (whole or in chunks with continuations), select_count,
- * select_delete, select_replace. Traversal is in key order (reversed for select_reverse on
- * ordered_set); a spec whose every clause binds the key to a constant only visits those keys.
+ * select_delete, select_replace. An ordered_set is walked in key order (reversed for
+ * select_reverse), a hash table in erts' order (HashOrder), and, as erts builds its result list by
+ * prepending while it walks, a hash table's results come out last-visited first (also per chunk).
+ * A spec whose every clause binds the key to a constant only visits those keys.
  * Continuations have OTP's ordered_set shape {Tab, LastKey, [], Limit, MsRef, [], Skip, Reverse}:
  * resume at LastKey, skipping the Skip objects of it already returned.
  */
@@ -43,6 +45,19 @@ public final class EtsSelect {
             }
             return;
         }
+        if (t.hashed()) {
+            List<Term> order = t.keysInOrder();
+            int start = 0;
+            if (fromKey != null) {
+                while (start < order.size() && cmp.compare(order.get(start), fromKey) != 0) start++;
+                if (start == order.size()) return; // the key went away meanwhile: nothing after it to find
+            }
+            for (int i = start; i < order.size(); i++) {
+                Object slot = t.map.get(order.get(i));
+                if (slot != null && !visitSlot(t, ms, p, slot, i == start && fromKey != null ? skip : 0, v)) return;
+            }
+            return;
+        }
         NavigableMap<Term, Object> view = reverse ? t.map.descendingMap() : t.map;
         if (fromKey != null) view = view.tailMap(fromKey, true);
         for (Map.Entry<Term, Object> e : view.entrySet()) {
@@ -53,9 +68,11 @@ public final class EtsSelect {
 
     private static boolean visitSlot(EtsTable t, MatchSpec ms, ErlProcess p, Object slot, int skip, Visitor v) {
         Term[] objs = EtsTable.objects(slot);
-        for (int i = skip; i < objs.length; i++) {
-            Term o = objs[i];
-            if (!v.visit(t.keyOf(o), i, o, ms.run(o, p))) return false;
+        // erts chains a bag key's objects newest first (insert puts a new one before its key's others).
+        boolean newestFirst = t.hashed();
+        for (int n = skip; n < objs.length; n++) {
+            Term o = objs[newestFirst ? objs.length - 1 - n : n];
+            if (!v.visit(t.keyOf(o), n, o, ms.run(o, p))) return false;
         }
         return true;
     }
@@ -67,7 +84,15 @@ public final class EtsSelect {
             if (r != null) out.add(r);
             return true;
         });
-        return ECons.of(out);
+        return results(t, out);
+    }
+
+    /** A result list as erts builds it: a hash table's last visited first. */
+    private static Term results(EtsTable t, List<Term> out) {
+        if (!t.hashed()) return ECons.of(out);
+        EList l = ENil.NIL;
+        for (Term r : out) l = new ECons(r, l);
+        return l;
     }
 
     /** One chunk of select/3: {Results, Continuation} or '$end_of_table'. */
@@ -82,10 +107,10 @@ public final class EtsSelect {
             lastSkip[0] = i + 1;
             return false;
         });
-        if (last[0] == null) return out.isEmpty() ? END : ETuple.of(ECons.of(out), END);
+        if (last[0] == null) return out.isEmpty() ? END : ETuple.of(results(t, out), END);
         Term cont = ETuple.of(t.tid(), last[0], ENil.NIL, ESmall.of(limit), msRef, ENil.NIL, ESmall.of(lastSkip[0]),
                 ESmall.of(reverse ? 1 : 0));
-        return ETuple.of(ECons.of(out), cont);
+        return ETuple.of(results(t, out), cont);
     }
 
     /** select/1 on a continuation. */

@@ -41,6 +41,8 @@ public final class EtsTable {
     volatile boolean deleted;
 
     final ConcurrentSkipListMap<Term, Object> map;
+    /** Where erts' hash table would put each key (set, bag, duplicate_bag); null for ordered_set. */
+    private final HashOrder order;
     private volatile long size;
 
     /** safe_fixtable: per-process fix counts, and the time of the first fix. */
@@ -53,7 +55,16 @@ public final class EtsTable {
         this.readConcurrency = readConcurrency; this.writeConcurrency = writeConcurrency; this.compressed = compressed;
         this.decentralizedCounters = decentralizedCounters;
         this.map = new ConcurrentSkipListMap<>(type == Type.ORDERED_SET ? TermOrder::compare : TermOrder::compareKeys);
+        this.order = type == Type.ORDERED_SET ? null
+                : new HashOrder(writeConcurrency == EAtom.TRUE || writeConcurrency == EAtom.of("auto"));
     }
+
+    /** The keys in walk order (erts' order for hash tables), for select and friends. */
+    List<Term> keysInOrder() {
+        synchronized (this) { return order.keys(); }
+    }
+
+    boolean hashed() { return order != null; }
 
     /** The identifier OTP hands out: the name for named tables, otherwise the reference. */
     public Term tid() { return named ? name : ref; }
@@ -86,12 +97,21 @@ public final class EtsTable {
 
     private Term firstKeyOf(Map.Entry<Term, Object> e) { return e == null ? null : keyOf(objects(e.getValue())[0]); }
 
-    public Term first() { return firstKeyOf(map.firstEntry()); }
+    public Term first() {
+        if (order != null) synchronized (this) { return order.first(); }
+        return firstKeyOf(map.firstEntry());
+    }
+
     public Term last() { return type == Type.ORDERED_SET ? firstKeyOf(map.lastEntry()) : first(); }
 
     /** Next key after {@code key}, or null at the end; badarg for a missing key in hash-type tables. */
     public Term next(Term key) {
-        if (type != Type.ORDERED_SET && !map.containsKey(key)) throw ErlangException.badarg();
+        if (order != null) {
+            synchronized (this) {
+                if (!map.containsKey(key)) throw ErlangException.badarg();
+                return order.next(key);
+            }
+        }
         return firstKeyOf(map.higherEntry(key));
     }
 
@@ -100,8 +120,19 @@ public final class EtsTable {
         return firstKeyOf(map.lowerEntry(key));
     }
 
-    /** ets:slot/2: the I-th key's objects; '$end_of_table' just past the end, badarg beyond. */
+    /** ets:slot/2: the objects in slot I (the I-th key's for ordered_set); '$end_of_table' just past the end, badarg beyond. */
     public Term slot(long i) {
+        if (order != null) {
+            List<Term> keys;
+            synchronized (this) {
+                if (i > order.slotCount()) throw ErlangException.badarg();
+                keys = order.slot((int) i);
+            }
+            if (keys == null) return null;
+            List<Term> objs = new ArrayList<>();
+            for (Term k : keys) objs.addAll(Arrays.asList(objectsAt(k)));
+            return ECons.of(objs);
+        }
         long n = 0;
         for (Object v : map.values()) if (n++ == i) return ECons.of(objects(v));
         if (i == n) return null;
@@ -111,6 +142,10 @@ public final class EtsTable {
     /** Every object, in traversal order. */
     public List<Term> all() {
         List<Term> out = new ArrayList<>();
+        if (order != null) {
+            for (Term k : keysInOrder()) out.addAll(Arrays.asList(objectsAt(k)));
+            return out;
+        }
         for (Object v : map.values()) out.addAll(Arrays.asList(objects(v)));
         return out;
     }
@@ -133,7 +168,10 @@ public final class EtsTable {
         Term key = keyOf(obj);
         Object old = map.get(key);
         switch (type) {
-            case SET, ORDERED_SET -> { map.put(key, obj); if (old == null) size++; }
+            case SET, ORDERED_SET -> {
+                map.put(key, obj);
+                if (old == null) { size++; if (order != null) order.added(key, size); }
+            }
             case BAG, DUPLICATE_BAG -> {
                 Term[] a = old == null ? new Term[0] : (Term[]) old;
                 if (type == Type.BAG) for (Term t : a) if (t.equals(obj)) return;
@@ -141,6 +179,7 @@ public final class EtsTable {
                 b[a.length] = obj;
                 map.put(key, b);
                 size++;
+                if (old == null) order.added(key, size); else order.grow(size);
             }
         }
     }
@@ -148,20 +187,24 @@ public final class EtsTable {
     /** Replaces the object with the same key (set types; used by update_counter/update_element/select_replace). */
     synchronized void replace(Term obj) {
         Term key = keyOf(obj);
-        if (map.put(key, obj) == null) size++;
+        if (map.put(key, obj) == null) { size++; if (order != null) order.added(key, size); }
     }
 
     public synchronized boolean delete(Term key) {
         Object old = map.remove(key);
-        if (old != null) size -= objects(old).length;
+        if (old != null) { size -= objects(old).length; keyGone(key); }
         return true;
     }
+
+    /** After {@code key}'s last object left the table. */
+    private void keyGone(Term key) { if (order != null) order.removed(key); }
 
     public synchronized Term take(Term key) {
         Object old = map.remove(key);
         if (old == null) return ENil.NIL;
         Term[] a = objects(old);
         size -= a.length;
+        keyGone(key);
         return ECons.of(a);
     }
 
@@ -174,7 +217,7 @@ public final class EtsTable {
         for (Term t : a) if (!t.equals(obj)) keep.add(t);
         if (keep.size() == a.length) return;
         size -= a.length - keep.size();
-        if (keep.isEmpty()) map.remove(key);
+        if (keep.isEmpty()) { map.remove(key); keyGone(key); }
         else map.put(key, keep.toArray(new Term[0]));
     }
 
@@ -187,6 +230,7 @@ public final class EtsTable {
             if (old != obj && !old.equals(obj)) return false;
             map.remove(key);
             size--;
+            keyGone(key);
             return true;
         }
         Term[] a = (Term[]) old;
@@ -195,7 +239,7 @@ public final class EtsTable {
         for (int i = 0; i < a.length && idx < 0; i++) if (a[i].equals(obj)) idx = i;
         if (idx < 0) return false;
         size--;
-        if (a.length == 1) { map.remove(key); return true; }
+        if (a.length == 1) { map.remove(key); keyGone(key); return true; }
         Term[] b = new Term[a.length - 1];
         System.arraycopy(a, 0, b, 0, idx);
         System.arraycopy(a, idx + 1, b, idx, a.length - idx - 1);
@@ -207,6 +251,7 @@ public final class EtsTable {
         long n = size;
         map.clear();
         size = 0;
+        if (order != null) order.clear();
         return n;
     }
 

@@ -38,6 +38,9 @@ public final class MapHash {
         return internalHash(key, depth == 0 ? 0 : mix2(0, depth, 1, HCONST_22));
     }
 
+    /** {@code make_internal_hash(Term, 0)}: the hash ets places keys of hash tables by. */
+    public static int internalHash32(Term key) { return internalHash(key, 0); }
+
     /** {@code make_internal_hash(Term, Salt)}. */
     static int internalHash(Term key, int salt) {
         int h = salt ^ INTERNAL_HASH_SALT;
