@@ -19,8 +19,9 @@ import org.jbeam.term.*;
  * also goes on the function itself, and the module's local calls of it are pointed at a
  * trace_entry instruction (the module then stays interpreted). {@code call_count} counts local
  * and external calls the same way, and so does {@code call_time} (CallTime: calls and own time per
- * call-traced process, as eprof reads them). Not traced: BIFs, calls of local funs; the {@code meta}
- * flag is refused with badarg.
+ * call-traced process, as eprof reads them). BIFs and natives standing in for Erlang functions are
+ * traced when called through their export (no return-trace frame: they run in place). Not traced:
+ * calls of local funs; the {@code meta} flag is refused with badarg.
  */
 final class TracePatternBif {
     private TracePatternBif() {}
@@ -129,7 +130,7 @@ final class TracePatternBif {
     /** Puts the function's trace state on its export (or takes it off when nothing is left). */
     private static void publish(ErlProcess p, FuncInfo fi, FunctionTrace ft) {
         Export e = p.vm.exports.find(fi.module.name, fi.name, fi.arity);
-        if (e != null && e.module == fi.module && e.bif == null) e.callTrace = ft.isEmpty() ? null : ft;
+        if (e != null && (e.module == fi.module || e.bif != null)) e.callTrace = ft.isEmpty() ? null : ft;
     }
 
     /** Points the local calls of the functions that now need it at their trace_entry, one code copy per module. */
@@ -153,12 +154,20 @@ final class TracePatternBif {
                 if (f != UNDERSCORE && fi.name != f || a instanceof ESmall s && fi.arity != s.value) continue;
                 if (!local) {
                     Export e = p.vm.exports.find(mod, fi.name, fi.arity);
-                    if (e == null || e.module != bm || e.bif != null) continue;
+                    // A BIF or a native standing in for an Erlang function is traced like the
+                    // function (through its export: erts traces BIFs called through call_ext).
+                    // (Such an export keeps no module: CodeServer.install leaves it to the native.)
+                    if (e == null || e.module != bm && !(e.bif != null && exports(bm, fi))) continue;
                 }
                 out.add(fi);
             }
         }
         return out;
+    }
+
+    private static boolean exports(BeamModule bm, FuncInfo fi) {
+        for (BeamModule.ExportDef d : bm.exportList) if (d.name() == fi.name && d.arity() == fi.arity) return true;
+        return false;
     }
 
     private static CallPattern pattern(ErlProcess p, Term spec, boolean local) {
