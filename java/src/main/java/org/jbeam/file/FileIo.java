@@ -199,7 +199,7 @@ public final class FileIo {
 
         /** Makes room in {@code out} for {@code n} more bytes. */
         private void room(int n) {
-            if (out == null) out = new byte[Math.max(initial, n)];
+            if (out == null) out = FreshArrays.bytes(Math.max(initial, n));
             else if (got + n > out.length) out = Arrays.copyOf(out, (int) Math.min(want, Math.max(got + n, 2L * out.length)));
         }
 
@@ -220,8 +220,12 @@ public final class FileIo {
 
         Term result() {
             if (got == 0) return Posix.EOF;
-            EBitString b = got == out.length ? EBitString.of(out)
-                    : got > out.length / 2 ? EBitString.of(out, 0, got) : EBitString.of(Arrays.copyOf(out, got));
+            EBitString b;
+            if (got == out.length) b = EBitString.of(out);
+            else if (got > out.length / 2) {
+                FreshArrays.clearTail(out, got);    // a short read's unwritten rest (ADR 0044)
+                b = EBitString.of(out, 0, got);
+            } else b = EBitString.of(Arrays.copyOf(out, got));
             return ETuple.of(EAtom.OK, b);
         }
     }
@@ -261,10 +265,40 @@ public final class FileIo {
     private static final long SLOW_NANOS = Long.getLong("jbeam.io.syncwrite.slow", 2000) * 1000;
     /** nanoTime before which writes avoid the scheduler thread (a recent synchronous write was slow). */
     private static volatile long syncOffUntil = System.nanoTime();
+    /**
+     * nanoTime before which synchronous writes are watched: each is bracketed by two
+     * {@link LibcFiles#voluntarySwitches} readings, so a slow one can be told apart as having slept
+     * in the kernel (throttling: trip the guard) or only waited for a CPU (preempted on a loaded
+     * machine: keep writing synchronously). Armed for {@link #WATCH_NANOS} by any slow write, so
+     * unwatched writes (the common case) cost no extra syscalls (ADR 0044).
+     */
+    private static volatile long watchUntil = System.nanoTime();
+    private static final long WATCH_NANOS = 10_000_000_000L;
     /** Synchronous writes that tripped the guard (-Djbeam.io.stats prints it). */
     public static final java.util.concurrent.atomic.LongAdder SLOW_WRITES = new java.util.concurrent.atomic.LongAdder();
-    /** Tests: forget a slow write seen earlier (the guard is VM-wide, and a loaded machine trips it). */
-    static void clearSlowWriteGuard() { syncOffUntil = System.nanoTime(); }
+    /** Slow synchronous writes that did not trip it: the thread never slept in them (preempted). */
+    public static final java.util.concurrent.atomic.LongAdder PREEMPTED_WRITES = new java.util.concurrent.atomic.LongAdder();
+    /** Tests: forget slow writes seen earlier (the guard is VM-wide, and a loaded machine trips it). */
+    static void clearSlowWriteGuard() { syncOffUntil = watchUntil = System.nanoTime(); }
+    /** Tests: whether synchronous writes are being watched (a slow one was seen in the last 10 s). */
+    static boolean watching() { return System.nanoTime() - watchUntil < 0; }
+    /** Tests: whether small writes currently avoid the scheduler thread. */
+    static boolean syncWritesOff() { return System.nanoTime() - syncOffUntil < 0; }
+
+    /**
+     * The guard's decision after a synchronous write that began at {@code t0} and ended at
+     * {@code t}; {@code nv0} is the voluntary-switch count before it (-1 when unwatched).
+     */
+    static void slowWriteCheck(long t0, long t, long nv0) {
+        if (t - t0 <= SLOW_NANOS) return;
+        boolean watched = nv0 >= 0;
+        watchUntil = t + WATCH_NANOS;
+        if (!watched) return;                       // the first slow write only arms the watch
+        long nv1 = LibcFiles.voluntarySwitches();
+        if (nv1 >= 0 && nv1 == nv0) { PREEMPTED_WRITES.increment(); return; }
+        syncOffUntil = t + 1_000_000_000L;
+        SLOW_WRITES.increment();
+    }
     /** Heap writes are critical downcalls (no copy, but the GC waits for them): -Djbeam.io.heapwrite. */
     private static final boolean HEAP_WRITE = !"false".equals(System.getProperty("jbeam.io.heapwrite"));
 
@@ -287,6 +321,7 @@ public final class FileIo {
             // O_SYNC ([sync] mode) writes wait for the device: always the ring.
             if (total > SYNC_WRITE || h.has(FileHandle.SYNC) || System.nanoTime() - syncOffUntil < 0 || !h.isRegular()) return false;
             long t0 = System.nanoTime(), r;
+            long nv0 = t0 - watchUntil < 0 ? LibcFiles.voluntarySwitches() : -1;
             if (HEAP_WRITE && parts.length == 1) {
                 EBitString b = parts[0];
                 r = LibcFiles.writeHeap(h.fd, b.array(), b.arrayOffset(), b.byteSize(), offset);
@@ -297,8 +332,7 @@ public final class FileIo {
                 r = offset < 0 ? Libc.write(h.fd, buf.seg(), filled) : Libc.pwrite(h.fd, buf.seg(), filled, offset);
                 if (r > 0) sent = (int) r;
             }
-            long t = System.nanoTime();
-            if (t - t0 > SLOW_NANOS) { syncOffUntil = t + 1_000_000_000L; SLOW_WRITES.increment(); }
+            slowWriteCheck(t0, System.nanoTime(), nv0);
             if (r < 0 && r != -Errno.EINTR && r != -Errno.EAGAIN) { finish(error((int) r)); return true; }
             if (r > 0) written = r;
             if (written == total) { finish(EAtom.OK); return true; }
