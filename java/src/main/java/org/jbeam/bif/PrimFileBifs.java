@@ -183,8 +183,7 @@ public final class PrimFileBifs implements BifModule {
         if (STATS) java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() ->
                 System.err.println("prim_file: " + DONE_SYNC.sum() + " synchronous (page cache / small write); ring ops: "
                         + DONE_IN_NIF.sum() + " completed before parking, " + PARKED.sum() + " parked, "
-                        + FileIo.SLOW_WRITES.sum() + " slow synchronous writes, "
-                        + FileIo.PREEMPTED_WRITES.sum() + " slow but preempted")));
+                        + FileIo.SLOW_WRITES.sum() + " slow synchronous writes")));
     }
 
     @FunctionalInterface

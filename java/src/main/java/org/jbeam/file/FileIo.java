@@ -263,42 +263,16 @@ public final class FileIo {
      */
     static final int SYNC_WRITE = Math.min(Integer.getInteger("jbeam.io.syncwrite", 65536), NativeBuffers.MAX);
     private static final long SLOW_NANOS = Long.getLong("jbeam.io.syncwrite.slow", 2000) * 1000;
-    /** nanoTime before which writes avoid the scheduler thread (a recent synchronous write was slow). */
-    private static volatile long syncOffUntil = System.nanoTime();
     /**
-     * nanoTime before which synchronous writes are watched: each is bracketed by two
-     * {@link LibcFiles#voluntarySwitches} readings, so a slow one can be told apart as having slept
-     * in the kernel (throttling: trip the guard) or only waited for a CPU (preempted on a loaded
-     * machine: keep writing synchronously). Armed for {@link #WATCH_NANOS} by any slow write, so
-     * unwatched writes (the common case) cost no extra syscalls (ADR 0044).
+     * nanoTime before which writes avoid the scheduler thread (a recent synchronous write was slow).
+     * A write is "slow" by wall time, so a thread preempted in one trips it too: deliberately, since
+     * under CPU contention the io-wq hand-off measured faster than synchronous writes (ADR 0044).
      */
-    private static volatile long watchUntil = System.nanoTime();
-    private static final long WATCH_NANOS = 10_000_000_000L;
+    private static volatile long syncOffUntil = System.nanoTime();
     /** Synchronous writes that tripped the guard (-Djbeam.io.stats prints it). */
     public static final java.util.concurrent.atomic.LongAdder SLOW_WRITES = new java.util.concurrent.atomic.LongAdder();
-    /** Slow synchronous writes that did not trip it: the thread never slept in them (preempted). */
-    public static final java.util.concurrent.atomic.LongAdder PREEMPTED_WRITES = new java.util.concurrent.atomic.LongAdder();
-    /** Tests: forget slow writes seen earlier (the guard is VM-wide, and a loaded machine trips it). */
-    static void clearSlowWriteGuard() { syncOffUntil = watchUntil = System.nanoTime(); }
-    /** Tests: whether synchronous writes are being watched (a slow one was seen in the last 10 s). */
-    static boolean watching() { return System.nanoTime() - watchUntil < 0; }
-    /** Tests: whether small writes currently avoid the scheduler thread. */
-    static boolean syncWritesOff() { return System.nanoTime() - syncOffUntil < 0; }
-
-    /**
-     * The guard's decision after a synchronous write that began at {@code t0} and ended at
-     * {@code t}; {@code nv0} is the voluntary-switch count before it (-1 when unwatched).
-     */
-    static void slowWriteCheck(long t0, long t, long nv0) {
-        if (t - t0 <= SLOW_NANOS) return;
-        boolean watched = nv0 >= 0;
-        watchUntil = t + WATCH_NANOS;
-        if (!watched) return;                       // the first slow write only arms the watch
-        long nv1 = LibcFiles.voluntarySwitches();
-        if (nv1 >= 0 && nv1 == nv0) { PREEMPTED_WRITES.increment(); return; }
-        syncOffUntil = t + 1_000_000_000L;
-        SLOW_WRITES.increment();
-    }
+    /** Tests: forget a slow write seen earlier (the guard is VM-wide, and a loaded machine trips it). */
+    static void clearSlowWriteGuard() { syncOffUntil = System.nanoTime(); }
     /** Heap writes are critical downcalls (no copy, but the GC waits for them): -Djbeam.io.heapwrite. */
     private static final boolean HEAP_WRITE = !"false".equals(System.getProperty("jbeam.io.heapwrite"));
 
@@ -321,7 +295,6 @@ public final class FileIo {
             // O_SYNC ([sync] mode) writes wait for the device: always the ring.
             if (total > SYNC_WRITE || h.has(FileHandle.SYNC) || System.nanoTime() - syncOffUntil < 0 || !h.isRegular()) return false;
             long t0 = System.nanoTime(), r;
-            long nv0 = t0 - watchUntil < 0 ? LibcFiles.voluntarySwitches() : -1;
             if (HEAP_WRITE && parts.length == 1) {
                 EBitString b = parts[0];
                 r = LibcFiles.writeHeap(h.fd, b.array(), b.arrayOffset(), b.byteSize(), offset);
@@ -332,7 +305,8 @@ public final class FileIo {
                 r = offset < 0 ? Libc.write(h.fd, buf.seg(), filled) : Libc.pwrite(h.fd, buf.seg(), filled, offset);
                 if (r > 0) sent = (int) r;
             }
-            slowWriteCheck(t0, System.nanoTime(), nv0);
+            long t = System.nanoTime();
+            if (t - t0 > SLOW_NANOS) { syncOffUntil = t + 1_000_000_000L; SLOW_WRITES.increment(); }
             if (r < 0 && r != -Errno.EINTR && r != -Errno.EAGAIN) { finish(error((int) r)); return true; }
             if (r > 0) written = r;
             if (written == total) { finish(EAtom.OK); return true; }

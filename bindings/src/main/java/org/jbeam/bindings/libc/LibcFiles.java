@@ -51,12 +51,6 @@ public final class LibcFiles {
     /** write/pwrite straight from a Java array: critical downcalls (no safepoint, heap segments allowed). */
     private static final class WRITE_HEAP { static final MethodHandle H = h("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG)); }
     private static final class PWRITE_HEAP { static final MethodHandle H = h("pwrite", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG)); }
-    /** getrusage(RUSAGE_THREAD): critical, so no safepoint can put the thread to sleep between two readings. */
-    private static final class GETRUSAGE { static final MethodHandle H = h("getrusage", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS)); }
-    /** Linux x86-64 {@code struct rusage}: two timevals, then 14 longs; {@code ru_nvcsw} is the 13th. */
-    static final long RUSAGE_SIZE = 144, RU_NVCSW = 128;
-    private static final int RUSAGE_THREAD = 1;
-    private static final ThreadLocal<MemorySegment> RUSAGE = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(RUSAGE_SIZE, 8));
     private static final class FSTAT { static final MethodHandle H = e("fstat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS)); }
 
     private static MethodHandle h(String name, FunctionDescriptor fd) {
@@ -136,18 +130,6 @@ public final class LibcFiles {
         try {
             return (long) PREADV2_HEAP.H.invokeExact(fd, MemorySegment.ofArray(a).asSlice(off, n), (long) n, offset, flags);
         } catch (Throwable t) { throw rethrow(t); }
-    }
-
-    /**
-     * The calling thread's voluntary context switches so far ({@code ru_nvcsw} of
-     * {@code getrusage(RUSAGE_THREAD)}), or -1 if the call fails. A syscall that slept (waited for
-     * writeback, a journal commit, a lock) adds at least one; being preempted does not.
-     */
-    public static long voluntarySwitches() {
-        MemorySegment st = STATE.get(), ru = RUSAGE.get();
-        int r;
-        try { r = (int) GETRUSAGE.H.invokeExact(st, RUSAGE_THREAD, ru); } catch (Throwable t) { throw rethrow(t); }
-        return r < 0 ? -1 : ru.get(ValueLayout.JAVA_LONG, RU_NVCSW);
     }
 
     public static int ftruncate(int fd, long length) {
