@@ -4,6 +4,8 @@
 JBEAM_JVM_OPTS=(
   # FFM downcalls, and the socket ring taking a NIO channel's fd (ADR 0016).
   --enable-native-access=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
+  # File reads allocate their result arrays without zeroing them (jdk.internal.misc.Unsafe, ADR 0044).
+  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
   -Xss16m
   # stdout belongs to the Erlang program (erl-identical output): the JVM's own messages (warnings
   # about an unsupported option on another kernel, for instance) go to stderr.

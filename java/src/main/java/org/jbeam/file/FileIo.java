@@ -199,7 +199,7 @@ public final class FileIo {
 
         /** Makes room in {@code out} for {@code n} more bytes. */
         private void room(int n) {
-            if (out == null) out = new byte[Math.max(initial, n)];
+            if (out == null) out = FreshArrays.bytes(Math.max(initial, n));
             else if (got + n > out.length) out = Arrays.copyOf(out, (int) Math.min(want, Math.max(got + n, 2L * out.length)));
         }
 
@@ -220,8 +220,12 @@ public final class FileIo {
 
         Term result() {
             if (got == 0) return Posix.EOF;
-            EBitString b = got == out.length ? EBitString.of(out)
-                    : got > out.length / 2 ? EBitString.of(out, 0, got) : EBitString.of(Arrays.copyOf(out, got));
+            EBitString b;
+            if (got == out.length) b = EBitString.of(out);
+            else if (got > out.length / 2) {
+                FreshArrays.clearTail(out, got);    // a short read's unwritten rest (ADR 0044)
+                b = EBitString.of(out, 0, got);
+            } else b = EBitString.of(Arrays.copyOf(out, got));
             return ETuple.of(EAtom.OK, b);
         }
     }
@@ -259,7 +263,11 @@ public final class FileIo {
      */
     static final int SYNC_WRITE = Math.min(Integer.getInteger("jbeam.io.syncwrite", 65536), NativeBuffers.MAX);
     private static final long SLOW_NANOS = Long.getLong("jbeam.io.syncwrite.slow", 2000) * 1000;
-    /** nanoTime before which writes avoid the scheduler thread (a recent synchronous write was slow). */
+    /**
+     * nanoTime before which writes avoid the scheduler thread (a recent synchronous write was slow).
+     * A write is "slow" by wall time, so a thread preempted in one trips it too: deliberately, since
+     * under CPU contention the io-wq hand-off measured faster than synchronous writes (ADR 0044).
+     */
     private static volatile long syncOffUntil = System.nanoTime();
     /** Synchronous writes that tripped the guard (-Djbeam.io.stats prints it). */
     public static final java.util.concurrent.atomic.LongAdder SLOW_WRITES = new java.util.concurrent.atomic.LongAdder();
