@@ -39,6 +39,7 @@ public final class Boot {
         // {progress, started}): see JitSupport.booting.
         org.jbeam.interp.JitSupport.booting(true);
         preload(vm);
+        org.jbeam.loader.LoadStats.mark("preloaded");
         // erts' own system process that init and the code server talk to.
         vm.processes.spawn(null, EAtom.of("erts_code_purger"), EAtom.of("start"), new Term[0], null);
         List<Term> args = new ArrayList<>();
