@@ -39,6 +39,7 @@ public final class Boot {
         // {progress, started}): see JitSupport.booting.
         org.jbeam.interp.JitSupport.booting(true);
         preload(vm);
+        org.jbeam.loader.LoadStats.mark("preloaded");
         // The first processes in erts' order (erl_init.c), so that init is <0.0.0> and the code
         // purger <0.1.0> as on erl: init, the code purger (init and the code server talk to it),
         // the literal area collector and the three dirty-process signal handlers (normal, high,

@@ -49,7 +49,7 @@ final class FunInfo {
                 case "pid" -> l.pid;
                 case "module" -> l.module;
                 case "new_index", "index" -> ESmall.of(l.index);
-                case "new_uniq" -> EBitString.of(l.md5 == null ? new byte[16] : l.md5.clone());
+                case "new_uniq" -> EBitString.of(l.md5() == null ? new byte[16] : l.md5().clone());
                 case "uniq" -> ESmall.of(l.oldUniq);
                 case "name" -> fe != null ? fe.function : l.function;
                 case "arity" -> ESmall.of(l.arity);

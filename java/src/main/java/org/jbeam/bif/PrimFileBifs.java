@@ -180,10 +180,10 @@ public final class PrimFileBifs implements BifModule {
     private static final java.util.concurrent.atomic.LongAdder DONE_SYNC = new java.util.concurrent.atomic.LongAdder(),
             DONE_IN_NIF = new java.util.concurrent.atomic.LongAdder(), PARKED = new java.util.concurrent.atomic.LongAdder();
     static {
-        if (STATS) java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() ->
+        if (STATS) org.jbeam.runtime.ExitHooks.add(() ->
                 System.err.println("prim_file: " + DONE_SYNC.sum() + " synchronous (page cache / small write); ring ops: "
                         + DONE_IN_NIF.sum() + " completed before parking, " + PARKED.sum() + " parked, "
-                        + FileIo.SLOW_WRITES.sum() + " slow synchronous writes")));
+                        + FileIo.SLOW_WRITES.sum() + " slow synchronous writes"));
     }
 
     @FunctionalInterface

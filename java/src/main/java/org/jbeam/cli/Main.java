@@ -23,6 +23,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] argv) throws Exception {
+        org.jbeam.loader.LoadStats.mark("main");
         CommandLine cl;
         try {
             cl = CommandLine.parse(ArgsExpansion.expand(argv, System.getenv()).toArray(new String[0]));
@@ -61,11 +62,12 @@ public final class Main {
         for (Path p : ErlLibs.ebinDirs()) b.addPathLast(p);
         int status;
         try (JBeam vm = b.build()) {
+            org.jbeam.loader.LoadStats.mark("vm built");
             vm.startBoot();
             status = vm.awaitHalt();
             out.flush();
         }
-        System.exit(status);
+        FastExit.exit(status);
     }
 
     /** The parts of erl's command line that the emulator (not init) consumes. */

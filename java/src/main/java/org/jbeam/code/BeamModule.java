@@ -12,7 +12,7 @@ import org.jbeam.term.Term;
  * Immutable once published in the {@link ModuleTable}; a reload makes a new BeamModule and the old
  * one lives on while processes still run its code.
  */
-public final class BeamModule {
+public final class BeamModule implements org.jbeam.term.ELocalFun.Md5Source {
     public final EAtom name;
     public Instr[] code;
     public Term[] consts;
@@ -38,7 +38,7 @@ public final class BeamModule {
         byte[] m = md5;
         if (m == null) {
             java.util.function.Supplier<byte[]> src = md5Source;
-            if (src == null) return null;
+            if (src == null) return md5; // none, or another thread has just computed it (md5 is set before md5Source is cleared)
             md5 = m = src.get();
             md5Source = null;
         }

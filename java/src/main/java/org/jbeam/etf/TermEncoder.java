@@ -253,7 +253,7 @@ public final class TermEncoder {
         int sizeAt = pos;
         put32(0);
         put(f.arity);
-        byte[] md5 = f.md5 != null && f.md5.length == 16 ? f.md5 : new byte[16];
+        byte[] md5 = f.md5() != null && f.md5().length == 16 ? f.md5() : new byte[16];
         putBytes(md5, 0, 16);
         put32(f.index);
         put32(f.freeVars.length);

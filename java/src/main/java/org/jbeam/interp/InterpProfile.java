@@ -23,7 +23,7 @@ final class InterpProfile {
     private static final Map<BeamModule, AtomicLongArray> COUNTS = new ConcurrentHashMap<>();
 
     static {
-        if (ENABLED) Runtime.getRuntime().addShutdownHook(new Thread(InterpProfile::report));
+        if (ENABLED) org.jbeam.runtime.ExitHooks.add(InterpProfile::report);
     }
 
     static void count(BeamModule m, int pc) {

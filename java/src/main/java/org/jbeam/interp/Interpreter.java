@@ -644,7 +644,7 @@ public final class Interpreter {
 
     Term makeFun(FunEntry fe, Term[] free) {
         return new ELocalFun(fe.module.name, fe.function, fe.totalArity - fe.numFree, fe.index, fe.oldUniq,
-                fe.module.md5(), free, p.pid, fe);
+                fe.module, free, p.pid, fe);
     }
 
     static boolean isFunction2(Term f, Term a) {

@@ -63,13 +63,13 @@ final class SlowOps {
 
     private static java.util.concurrent.atomic.AtomicLongArray statsTable() {
         var t = new java.util.concurrent.atomic.AtomicLongArray(1024);
-        java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        org.jbeam.runtime.ExitHooks.add(() -> {
             java.util.List<int[]> rows = new java.util.ArrayList<>();
             for (int op = 0; op < t.length(); op++) if (t.get(op) > 0) rows.add(new int[] {op});
             rows.sort((p, q) -> Long.compare(t.get(q[0]), t.get(p[0])));
             for (int i = 0; i < Math.min(25, rows.size()); i++)
                 System.err.printf("slowops %-28s %,d%n", Ops.name(rows.get(i)[0]), t.get(rows.get(i)[0]));
-        }));
+        });
         return t;
     }
 

@@ -233,12 +233,11 @@ final class Operands {
     }
 
     static Term literal(Transformer tr, Operand o, int pc) throws LoadError {
-        return switch (o) {
-            case Operand.Lit l -> l.term();
-            case Operand.Atom a -> a.atom();
-            case Operand.U u -> EInteger.of(u.value());
-            default -> throw tr.badAt(pc, "expected a literal, got " + o);
-        };
+        // instanceof tests, not a pattern switch: see Transformer.src.
+        if (o instanceof Operand.Lit l) return l.term();
+        if (o instanceof Operand.Atom a) return a.atom();
+        if (o instanceof Operand.U u) return EInteger.of(u.value());
+        throw tr.badAt(pc, "expected a literal, got " + o);
     }
 
     static EAtom atomOf(Transformer tr, Operand o, int pc) throws LoadError {

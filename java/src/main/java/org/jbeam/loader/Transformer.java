@@ -124,27 +124,28 @@ public final class Transformer {
         return Instr.K | (consts.size() - 1);
     }
 
-    /** A source operand: register or constant. */
+    /**
+     * A source operand: register or constant. instanceof tests rather than a pattern switch: a
+     * type switch is an invokedynamic whose bootstrap spins a class at first use (the AOT cache
+     * does not keep those), and until C2 has inlined it every operand of every module loaded at
+     * boot went through its method handle (ADR 0042).
+     */
     private int src(Operand o, int pc) throws LoadError {
-        return switch (o) {
-            case Operand.X x -> Instr.X | x.n();
-            case Operand.Y y -> Instr.Y | y.n();
-            case Operand.Lit l -> konst(l.term());
-            case Operand.Atom a -> konst(a.atom());
-            case Operand.U u -> konst(EInteger.of(u.value()));
-            case Operand.FR f -> Instr.FR | f.n();
-            default -> throw bad(pc, "bad source operand " + o);
-        };
+        if (o instanceof Operand.X x) return Instr.X | x.n();
+        if (o instanceof Operand.Y y) return Instr.Y | y.n();
+        if (o instanceof Operand.Lit l) return konst(l.term());
+        if (o instanceof Operand.Atom a) return konst(a.atom());
+        if (o instanceof Operand.U u) return konst(EInteger.of(u.value()));
+        if (o instanceof Operand.FR f) return Instr.FR | f.n();
+        throw bad(pc, "bad source operand " + o);
     }
 
     /** A destination: x or y register (or float register where allowed). */
     private int dst(Operand o, int pc) throws LoadError {
-        return switch (o) {
-            case Operand.X x -> Instr.X | x.n();
-            case Operand.Y y -> Instr.Y | y.n();
-            case Operand.FR f -> Instr.FR | f.n();
-            default -> throw bad(pc, "bad destination operand " + o);
-        };
+        if (o instanceof Operand.X x) return Instr.X | x.n();
+        if (o instanceof Operand.Y y) return Instr.Y | y.n();
+        if (o instanceof Operand.FR f) return Instr.FR | f.n();
+        throw bad(pc, "bad destination operand " + o);
     }
 
     private int ui(Operand o, int pc) throws LoadError {

@@ -19,6 +19,7 @@ final class BootProgress {
 
     static void observe(Runtime vm, Term msg) {
         if (msg instanceof ETuple t && t.arity() == 3 && t.get(1) == PROGRESS && t.get(2) == STARTED) {
+            org.jbeam.loader.LoadStats.mark("boot script done");
             JitSupport.booting(false);
             vm.code.bootFinished();
         }

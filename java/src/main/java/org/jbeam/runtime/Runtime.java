@@ -226,6 +226,7 @@ public final class Runtime {
     public volatile boolean halting;
 
     public void halt(int status) {
+        org.jbeam.loader.LoadStats.mark("halt");
         halting = true;
         try {
             stdout.flush();

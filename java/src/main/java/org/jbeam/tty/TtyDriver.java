@@ -107,7 +107,7 @@ public final class TtyDriver implements Ports.Driver {
         if (Termios.tcsetattr(0, t) < 0) return false;
         if (!hookInstalled) {
             hookInstalled = true;
-            java.lang.Runtime.getRuntime().addShutdownHook(new Thread(TtyDriver::restore, "jbeam-tty-restore"));
+            org.jbeam.runtime.ExitHooks.add(TtyDriver::restore);
             try {
                 sun.misc.Signal.handle(new sun.misc.Signal("WINCH"), s -> colsChanged = true);
             } catch (IllegalArgumentException | UnsupportedOperationException e) {
