@@ -30,6 +30,10 @@ JBEAM_JVM_OPTS=(
   # Method-type interning under invokedynamic linkage, hot at boot only: 0.2-2.6 s of C2 in most boots
   # (JFR), ahead of the program's own code in C2's queue (ADR 0037).
   -XX:CompileCommand=MaxNodeLimit,java.lang.invoke.MethodType::makeImpl,2000
+  # ... and its caller methodType(Class, Class[]), into which C2 then inlined it: 0.3-0.5 s at boot (ADR 0043).
+  -XX:CompileCommand=MaxNodeLimit,java.lang.invoke.MethodType::methodType,2000
+  # Rare paths of the interpreter loop whose outcome changes after boot, kept out of its compile (ADR 0043).
+  -XX:CompileCommand=dontinline,org.jbeam.interp.JitSupport::hotCall
   # A NIF call from compiled Erlang is inlined into the caller whole, down to the downcall (ADR 0031):
   # C2 refuses to inline a callee it has already compiled on its own into more than InlineSmallCode
   # bytes, and whether these had been depended on what ran first.

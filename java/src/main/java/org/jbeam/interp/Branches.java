@@ -65,6 +65,17 @@ final class Branches {
         return java.util.Arrays.copyOf(stk, n);
     }
 
+    /**
+     * =:= of two terms (Term.equals), through one call site whose type profile holds many term
+     * classes from the start: the loop's own call site had seen one or two when C2 compiled the
+     * loop during boot, C2 inlined those behind a type guard, and the first other type threw
+     * the loop away ("bimorphic" at is_eq_exact, ADR 0043).
+     */
+    static boolean equal(Term a, Term b) { return a.equals(b); }
+
+    /** 1 when a fast path gave no result (null), else 0: the loop switches on it (ADR 0043). */
+    static int isNull(Term r) { return r == null ? 1 : 0; }
+
     /** Counts a call towards compiling its target; true when this call reached the threshold. */
     static boolean counted(Instr in) {
         return in.hits < JitSupport.CALL_THRESHOLD && ++in.hits == JitSupport.CALL_THRESHOLD;
@@ -86,8 +97,17 @@ final class Branches {
         SelectTable large = new SelectTable(many, targets);
         Instr saturated = new Instr(0), fresh = new Instr(0);
         saturated.hits = JitSupport.CALL_THRESHOLD;
+        // Misses, and probes that land on another key's slot first (a collision: the lookup
+        // walks on), which the loop's compile otherwise saw as a trap (ADR 0043). The table has
+        // 64 slots (SelectTable: load at most 1/4 for 12 keys); a quarter of the probes are picked to collide.
         Term[] probes = new Term[24];
-        for (int i = 0; i < probes.length; i++) probes[i] = EAtom.of("probe" + i);
+        java.util.Set<Integer> used = new java.util.HashSet<>();
+        for (Term k : many) if (k instanceof EAtom a) used.add(a.hashCode() & 63);
+        for (int i = 0, n = 0, c = 0; n < probes.length; i++) {
+            EAtom a = EAtom.of("probe" + i);
+            boolean collides = used.contains(a.hashCode() & 63);
+            if (collides ? c < probes.length / 4 : n - c < probes.length * 3 / 4) { probes[n++] = a; if (collides) c++; }
+        }
         // Loaded before C2 compiles the loop: a call into a class not loaded yet is compiled as an
         // "unloaded" trap, and the first float operation of a program then threw the loop away.
         if (Floats.check(1.5) != 1.5) throw new AssertionError();
@@ -107,6 +127,11 @@ final class Branches {
             if (counted(saturated)) sink++;
             stack = room(i % 64 == 0 ? new Term[4] : stack, 2 + (i & 7));
             if (Interpreter.less(v, w)) sink++;
+            if (equal(v, w)) sink++;
+            // The loop's + - element fast paths over every type, and the small-integer overflow.
+            Term hi = i % 11 == 0 ? ESmall.of(Long.MAX_VALUE) : v, lo = i % 11 == 0 ? ESmall.of(Long.MIN_VALUE) : v;
+            sink += isNull(SmallInts.add(hi, w)) + isNull(SmallInts.sub(w, lo)) + isNull(SmallInts.add(v, w))
+                    + isNull(SmallInts.sub(v, w)) + isNull(JitSupport.element(v, w)) + isNull(JitSupport.element(w, vs[3]));
         }
         if (sink == 42) System.out.print("");
     }

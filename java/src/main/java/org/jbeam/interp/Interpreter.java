@@ -71,6 +71,7 @@ public final class Interpreter {
         sp = proc.sp;
         int pc = proc.pc;
         System.arraycopy(proc.xsave, 0, x, 0, proc.live);
+        if (primeLeft > 0) prime();
         try {
             return loop(pc);
         } catch (Preempt pre) {
@@ -140,6 +141,30 @@ public final class Interpreter {
 
     // ---- the loop ----
 
+    /*
+     * Extra calls of the loop in the first slices of a JVM (boot), so that C2 compiles the loop
+     * through its normal entry during boot instead of on-stack replacement (ADR 0043). HotSpot
+     * compiles a method normally once it has been called often enough (Tier4MinInvocationThreshold,
+     * scaled up with the length of C2's queue) and the calls plus loop iterations pass
+     * Tier4CompileThreshold; it compiles a running loop (OSR) once the iterations alone pass
+     * Tier4BackEdgeThreshold. A boot runs few, long slices, so the loop always reached the
+     * second first: a 1-3.6 s OSR compile (under load) at boot that no later slice used, then
+     * the normal compile 1-2 s into the program, ahead of the program's own functions in C2's
+     * single queue. loop(LEAVE) returns at once (its first test), a few ns per call; 64 calls per
+     * slice over the first 256 slices.
+     * -Djbeam.interp.prime=0 turns it off (for measuring).
+     */
+    static final int PRIME = Integer.getInteger("jbeam.interp.prime", 16384), PRIME_STEP = 64;
+    /** Calls left (racy between schedulers, which costs at most a few calls more or less). */
+    private static int primeLeft = PRIME;
+
+    private void prime() {
+        primeLeft -= PRIME_STEP;
+        int sink = 0;
+        for (int i = 0; i < PRIME_STEP; i++) sink += loop(LEAVE);
+        if (sink == 42) System.out.print("");
+    }
+
     /** Returned by {@link SlowOps#execute} (as the next pc) when the loop must return {@link #leaveOutcome}. */
     static final int LEAVE = Integer.MIN_VALUE;
     int leaveOutcome;
@@ -187,27 +212,14 @@ public final class Interpreter {
                         if (ra.module != mod) setCode(ra.module);
                         pc = ra.pc;
                     }
-                    case Ops.ADD -> { pin();
-                        if (get(in.a) instanceof ESmall a && get(in.b) instanceof ESmall b) {
-                            long r = a.value + b.value;
-                            if (((a.value ^ r) & (b.value ^ r)) >= 0) { put(in.d, ESmall.of(r)); break; }
-                        }
-                        pc = bifSlow(in, pc);
-                    }
-                    case Ops.SUB -> { pin();
-                        if (get(in.a) instanceof ESmall a && get(in.b) instanceof ESmall b) {
-                            long r = a.value - b.value;
-                            if (((a.value ^ b.value) & (a.value ^ r)) >= 0) { put(in.d, ESmall.of(r)); break; }
-                        }
-                        pc = bifSlow(in, pc);
-                    }
-                    case Ops.ELEMENT -> { pin();
-                        if (get(in.a) instanceof ESmall i && get(in.b) instanceof ETuple t && i.value >= 1 && i.value <= t.arity()) {
-                            put(in.d, t.get((int) i.value - 1));
-                            break;
-                        }
-                        pc = bifSlow(in, pc);
-                    }
+                    // The fast paths are the bytecode tier's helpers, whose type tests have
+                    // profiles of their own that Branches fills with every type: C2 compiles the
+                    // loop during boot (ADR 0043), when an inline instanceof here had seen only
+                    // small integers and was compiled as a class check that trapped at the first
+                    // float or bignum operand.
+                    case Ops.ADD -> { pin(); pc = fastOrBif(in, pc, SmallInts.add(get(in.a), get(in.b))); }
+                    case Ops.SUB -> { pin(); pc = fastOrBif(in, pc, SmallInts.sub(get(in.a), get(in.b))); }
+                    case Ops.ELEMENT -> { pin(); pc = fastOrBif(in, pc, JitSupport.element(get(in.a), get(in.b))); }
                     case BIF0, BIF1, BIF2, GC_BIF1, GC_BIF2, GC_BIF3 -> { pin(); pc = bifSlow(in, pc); }
                     case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> { pin();
                         int top = sp, end = top + in.a;
@@ -239,8 +251,8 @@ public final class Interpreter {
                     case IS_GE -> { pin(); pc = Branches.pick(less(get(in.a), get(in.b)), in.e, pc); }
                     case Ops.IS_EQ_EXACT_XA -> { pin(); pc = Branches.same(x[in.a], in.t, pc, in.e); }
                     case Ops.IS_NE_EXACT_XA -> { pin(); pc = Branches.same(x[in.a], in.t, in.e, pc); }
-                    case IS_EQ_EXACT -> { pin(); pc = Branches.pick(get(in.a).equals(get(in.b)), pc, in.e); }
-                    case IS_NE_EXACT -> { pin(); pc = Branches.pick(get(in.a).equals(get(in.b)), in.e, pc); }
+                    case IS_EQ_EXACT -> { pin(); pc = Branches.pick(Branches.equal(get(in.a), get(in.b)), pc, in.e); }
+                    case IS_NE_EXACT -> { pin(); pc = Branches.pick(Branches.equal(get(in.a), get(in.b)), in.e, pc); }
                     case IS_INTEGER -> { pin(); pc = Branches.pick(EInteger.class.isInstance(get(in.a)), pc, in.e); }
                     case IS_ATOM -> { pin(); pc = Branches.pick(EAtom.class.isInstance(get(in.a)), pc, in.e); }
                     case IS_NIL -> { pin(); pc = Branches.same(get(in.a), ENil.NIL, pc, in.e); }
@@ -365,6 +377,14 @@ public final class Interpreter {
 
     void deallocate(int n) { sp -= n; }
 
+    /** A fast path's result {@code r} into the destination, or the general BIF when it gave none (null). */
+    private int fastOrBif(Instr in, int pc, Term r) {
+        switch (Branches.isNull(r)) { // a switch: no per-site profile to speculate on (ADR 0043)
+            case 0 -> { put(in.d, r); return pc; }
+            default -> { return bifSlow(in, pc); }
+        }
+    }
+
     int doReturn() {
         ReturnAddr ra = (ReturnAddr) stk[--sp];
         stk[sp] = null;
@@ -393,7 +413,7 @@ public final class Interpreter {
     }
 
     static void countLocalCall(Instr in, BeamModule mod, int target) {
-        if (Branches.counted(in) && JitSupport.ENABLED && !JitSupport.hot(mod, target)) in.hits = 0;
+        if (Branches.counted(in) && JitSupport.ENABLED) JitSupport.hotCall(in, mod, target);
     }
 
     /** Call through an export; {@code ret} null means a tail call. Returns the next pc. */

@@ -65,6 +65,17 @@ public final class JitSupport {
         return true;
     }
 
+    /**
+     * A local call site of the interpreter loop reached the threshold: compile the callee, or
+     * count again when the boot puts it off. Never inlined (-XX:CompileCommand=dontinline in
+     * scripts/jvm-options.sh): C2 compiles the loop during boot (ADR 0043), when this test had
+     * only ever been "put off", and inlined here it was a trap that threw the loop away at the
+     * program's first compile request.
+     */
+    static void hotCall(Instr in, BeamModule m, int target) {
+        if (!hot(m, target)) in.hits = 0;
+    }
+
     /** Compiled code calling a local function that is still interpreted. */
     static void callOut(FuncInfo f) {
         if (f.jitState == 0 && ++f.calls == CALL_THRESHOLD) {
@@ -150,6 +161,29 @@ public final class JitSupport {
     }
 
     // ---- helpers called by compiled code ----
+
+    /**
+     * 1 when a direct call from compiled code (org.jbeam.jit.DirectCall) runs the callee at
+     * {@code pc} itself: the pc is not LEAVE, the nesting bound is not reached and the callee is
+     * compiled; else 0. The three tests sit here so that all call sites share their profile, which
+     * the static initialiser below fills with every outcome before C2 compiles any caller: inline
+     * at each site, a test that had always gone one way was compiled as a trap, and the first
+     * call that went the other way (a callee compiled later, a LEAVE) cost a recompile of the
+     * caller (ADR 0043).
+     */
+    public static int direct(Instr[] code, int pc, int nesting, int max) {
+        return pc >= 0 && nesting < max && code[pc].op == Ops.JIT_ENTER ? 1 : 0;
+    }
+
+    static {
+        Instr[] code = {new Instr(Ops.JIT_ENTER), new Instr(Ops.MOVE_XX)};
+        int sink = 0;
+        for (int i = 0; i < 30_000; i++) {
+            int pc = switch (i % 5) { case 0 -> Interpreter.LEAVE; case 1 -> 1; default -> 0; };
+            sink += direct(code, pc, i % 7 == 0 ? 64 : 3, 64);
+        }
+        if (sink == 42) System.out.print("");
+    }
 
     static Term element(Term i, Term t) {
         if (i instanceof ESmall s && t instanceof ETuple tup && s.value >= 1 && s.value <= tup.arity()) return tup.get((int) s.value - 1);

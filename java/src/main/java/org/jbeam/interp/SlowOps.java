@@ -170,10 +170,14 @@ final class SlowOps {
             case TIMEOUT -> { Interpreter.pin(); Messaging.timeout(it); }
             case WAIT -> { Interpreter.pin(); return leave(it, it.suspend(in.a, 0, Interpreter.WAITING)); }
             case WAIT_TIMEOUT -> { Interpreter.pin();
-                int r = Messaging.waitTimeout(it, in.b);
-                if (r == Messaging.WAIT) return leave(it, it.suspend(in.a, 0, Interpreter.WAITING));
-                if (r == Messaging.RETRY) return in.a;
-                // else: timed out, fall through to the timeout instruction
+                // A switch, not compares: C2 keeps no per-case profile of a switch, and a compare
+                // that had never seen a timeout was a trap that threw this method away at a
+                // program's first receive timeout (JFR "unstable_if", ADR 0043).
+                switch (Messaging.waitTimeout(it, in.b)) {
+                    case Messaging.WAIT -> { return leave(it, it.suspend(in.a, 0, Interpreter.WAITING)); }
+                    case Messaging.RETRY -> { return in.a; }
+                    default -> { } // timed out: fall through to the timeout instruction
+                }
             }
             case RECV_MARKER_RESERVE -> { Interpreter.pin(); it.put(in.d, Messaging.reserveMarker(it)); }
             case RECV_MARKER_BIND -> { Interpreter.pin(); Messaging.bindMarker(it, it.get(in.a), it.get(in.b)); }

@@ -5,8 +5,10 @@ import static org.jbeam.jit.JitCompiler.*;
 
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
+import java.lang.classfile.instruction.SwitchCase;
+import java.lang.constant.MethodTypeDesc;
+import java.util.List;
 
-import org.jbeam.code.Ops;
 
 /**
  * Calls from compiled code straight into the callee's compiled code (ADR 0029). A non-tail call to
@@ -36,11 +38,16 @@ final class DirectCall {
      */
     static void emit(JitCompiler.Body b, int back) {
         CodeBuilder c = b.c;
-        Label notRun = c.newLabel(), start = c.newLabel(), end = c.newLabel(), handler = c.newLabel();
-        c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int);
-        c.loadConstant(MAX_NESTING); c.if_icmpge(notRun);
-        instrAt(c); c.getfield(CD_INSTR, "op", CD_int);
-        c.loadConstant(Ops.JIT_ENTER); c.if_icmpne(notRun);
+        Label notRun = c.newLabel(), run = c.newLabel(), start = c.newLabel(), end = c.newLabel(), handler = c.newLabel();
+        // Whether to run the callee here: one helper whose tests share one pre-trained profile,
+        // then a switch (no per-site profile). Compares here were "never taken" at a site until
+        // its callee got compiled, the nesting bound was reached or a call returned LEAVE, and
+        // each first time threw this compiled function away (ADR 0043).
+        c.aload(Body.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(Body.PC);
+        c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.loadConstant(MAX_NESTING);
+        c.invokestatic(CD_SUPPORT, "direct", MethodTypeDesc.of(CD_int, CD_INSTRS, CD_int, CD_int, CD_int));
+        c.lookupswitch(notRun, List.of(SwitchCase.of(1, run)));
+        c.labelBinding(run);
         nesting(c, 1);
         c.labelBinding(start);
         instrAt(c); c.getfield(CD_INSTR, "o", CD_Object); c.checkcast(CD_CF);

@@ -234,19 +234,25 @@ public final class JitCompiler implements JitSupport.Compiler {
             c.exceptionCatch(start, end, handler, CD_EXC);
         }
 
-        /** Next pc is on the operand stack: LEAVE returns, anything else goes through dispatch. */
+        /**
+         * Next pc is on the operand stack: LEAVE returns, anything else goes through dispatch.
+         * The pc tests of this class are switches, not compares: C2 compiles a compare whose
+         * profile never saw one outcome as a trap, and the first LEAVE (or timeout) at a site
+         * that had not seen one threw the whole compiled function away (JFR: "unstable_if" at
+         * this test in gen:do_call/4 and gen_server:loop/7, a 0.25-0.9 s C2 recompile each,
+         * ADR 0043). C2 has no per-case profile of a switch (-XX:-UseSwitchProfiling).
+         */
         void toPcOnStack() {
             c.dup(); c.istore(PC);
-            c.loadConstant(Integer.MIN_VALUE);
-            c.if_icmpeq(leave);
-            c.goto_(dispatch);
+            c.lookupswitch(dispatch, List.of(SwitchCase.of(Integer.MIN_VALUE, leave)));
         }
 
         /** Jumps to {@code next} when the pc in PC is it and the interpreter is still in this module. */
         void jumpIfStillHere(int next) {
             if (!inside(next)) return;
-            Label slow = c.newLabel();
-            c.iload(PC); c.loadConstant(next); c.if_icmpne(slow);
+            Label slow = c.newLabel(), same = c.newLabel();
+            c.iload(PC); c.lookupswitch(slow, List.of(SwitchCase.of(next, same)));
+            c.labelBinding(same);
             c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE); data.load(c, f.module, CD_MODULE); c.if_acmpne(slow);
             c.goto_(at(next));
             c.labelBinding(slow);
@@ -268,8 +274,7 @@ public final class JitCompiler implements JitSupport.Compiler {
             if (!DirectCall.ENABLED) { continueOrDispatch(next); return; }
             c.istore(PC);
             jumpIfStillHere(next);
-            c.iload(PC); c.loadConstant(Integer.MIN_VALUE); c.if_icmpeq(leave);
-            DirectCall.emit(this, next);
+            DirectCall.emit(this, next); // LEAVE is not run: returned as it is
         }
 
         void jump(int target) {

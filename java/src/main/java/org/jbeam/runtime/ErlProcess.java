@@ -144,20 +144,55 @@ public final class ErlProcess {
     private Map<Term, Object> markers;
 
     public void bindMarker(Term ref, Object pos) {
-        if (markerRef == null || markerRef.equals(ref)) { markerRef = ref; markerPos = pos; return; }
+        if (markerRef == null || sameRef(markerRef, ref)) { markerRef = ref; markerPos = pos; return; }
         if (markers == null) markers = new HashMap<>();
         markers.put(ref, pos);
     }
 
     /** The mailbox position bound to {@code ref}, or null. */
     public Object marker(Term ref) {
-        if (markerRef != null && markerRef.equals(ref)) return markerPos;
+        if (markerRef != null && sameRef(markerRef, ref)) return markerPos;
         return markers == null ? null : markers.get(ref);
     }
 
     public void clearMarker(Term ref) {
-        if (markerRef != null && markerRef.equals(ref)) { markerRef = null; markerPos = null; return; }
+        if (markerRef != null && sameRef(markerRef, ref)) { markerRef = null; markerPos = null; return; }
         if (markers != null) markers.remove(ref);
+    }
+
+    /** Equality of marker keys (references) without a virtual call whose type profile C2 would speculate on. */
+    private static boolean sameRef(Term a, Term b) {
+        return a == b || a instanceof ERef r && r.equals(b);
+    }
+
+    /*
+     * The marker methods run in the compiled receive path (SlowOps.execute, 35 kB of code, inlines
+     * them). C2 compiles a branch its profile never saw taken as a trap: bindMarker had always
+     * found the slot free by the time execute was compiled, and the first bind with another
+     * marker still bound (a receive left by an exception or a timeout) threw execute away (JFR
+     * "unstable_if" at bindMarker, ADR 0043). A profile belongs to the method, also where it is
+     * inlined, so exercising every outcome here once per JVM (a few milliseconds) keeps them out
+     * of every later compile, as Branches does for the interpreter loop (ADR 0037). Each outcome
+     * recurs throughout the loop: the JVM records a profile only from some hundred calls on.
+     */
+    static {
+        ErlProcess p = new ErlProcess(null, new EPid(EAtom.NONODE, 0, 0, 0));
+        Term[] refs = {new ERef(EAtom.NONODE, 0, new int[] {1, 2, 3}), new ERef(EAtom.NONODE, 0, new int[] {1, 2, 3}),
+                new ERef(EAtom.NONODE, 0, new int[] {4, 5, 6}), EAtom.NONODE};
+        Object pos = new Object();
+        int sink = 0;
+        for (int i = 0; i < 30_000; i++) {
+            Term a = refs[i % refs.length], b = refs[(i / refs.length) % refs.length];
+            p.bindMarker(a, pos);
+            if ((i & 1) == 0) p.bindMarker(b, pos);
+            if (p.marker(b) != null) sink++;
+            if (p.marker(a) != null) sink++;
+            p.clearMarker(b);
+            p.clearMarker(a);
+            if (p.marker(a) == null) sink++;
+            if (i % 3 == 0) p.markers = null; // a process's first second marker (the map made), throughout the run
+        }
+        if (sink == 42) System.out.print("");
     }
 
     /** Incremented whenever a receive timer is started or cancelled; stale timeouts are ignored. */

@@ -28,4 +28,23 @@ public class ERef extends Term {
         return o == this || (o instanceof ERef r && r.creation == creation && r.node == node && Arrays.equals(r.ids, ids));
     }
     @Override public int hashCode() { return Arrays.hashCode(ids); }
+
+    /*
+     * equals is inlined wherever a compiled receive compares references (gen:do_call/4's match of
+     * the reply's monitor reference), with this method's one profile. Filled by the workload
+     * alone, "o == this" had always been true there (the reply carries the very object), C2
+     * compiled the other outcome as a trap, and the first comparison with another reference threw
+     * the compiled caller away (JFR "unstable_if" at this line, ADR 0043). Every outcome here,
+     * recurring throughout the loop (the JVM records a profile only from some hundred calls on),
+     * once per JVM: a few milliseconds.
+     */
+    static {
+        ERef[] rs = {new ERef(EAtom.NONODE, 0, new int[] {1, 2, 3}), new ERef(EAtom.NONODE, 0, new int[] {1, 2, 3}),
+                new ERef(EAtom.NONODE, 0, new int[] {1, 2, 4}), new ERef(EAtom.NONODE, 1, new int[] {1, 2, 3}),
+                new ERef(EAtom.TRUE, 0, new int[] {1, 2, 3})};
+        Object[] others = {rs[0], rs[1], rs[2], rs[3], rs[4], EAtom.NONODE};
+        int sink = 0;
+        for (int i = 0; i < 30_000; i++) if (rs[i % rs.length].equals(others[(i / rs.length) % others.length])) sink++;
+        if (sink == 42) System.out.print("");
+    }
 }

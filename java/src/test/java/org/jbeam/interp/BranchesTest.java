@@ -79,4 +79,44 @@ class BranchesTest {
         assertFalse(Branches.counted(in), "a saturated site stops counting");
         assertEquals(JitSupport.CALL_THRESHOLD, in.hits);
     }
+
+    /** ADR 0043: the loop's + - element and =:= go through these helpers; same answers as the inline code. */
+    @Test
+    void fastPathsAndEqualityMatchTheInlineCode() {
+        assertEquals(1, Branches.isNull(null));
+        assertEquals(0, Branches.isNull(OK));
+        for (Term a : VALUES) {
+            for (Term b : VALUES) {
+                assertEquals(a.equals(b), Branches.equal(a, b), a + " =:= " + b);
+                Term sum = SmallInts.add(a, b), diff = SmallInts.sub(a, b);
+                if (a instanceof ESmall x && b instanceof ESmall y) {
+                    assertEquals(ESmall.of(x.value + y.value), sum);
+                    assertEquals(ESmall.of(x.value - y.value), diff);
+                } else if (a instanceof EFloat x && b instanceof EFloat y) {
+                    assertEquals(new EFloat(x.value + y.value), sum);
+                } else {
+                    assertNull(sum, a + " + " + b + " is the general BIF's");
+                    assertNull(diff, a + " - " + b + " is the general BIF's");
+                }
+                Term e = JitSupport.element(a, b);
+                if (a instanceof ESmall i && b instanceof ETuple t && i.value >= 1 && i.value <= t.arity()) assertSame(t.get((int) i.value - 1), e);
+                else assertNull(e);
+            }
+        }
+        // Overflow leaves the general BIF to make the bignum.
+        assertNull(SmallInts.add(ESmall.of(Long.MAX_VALUE), ESmall.of(1)));
+        assertNull(SmallInts.sub(ESmall.of(1), ESmall.of(Long.MIN_VALUE)));
+        assertEquals(ESmall.of(Long.MAX_VALUE), SmallInts.add(ESmall.of(Long.MAX_VALUE - 1), ESmall.of(1)));
+    }
+
+    /** ADR 0043: a direct call from compiled code runs its callee only when every condition holds. */
+    @Test
+    void directCallDecision() {
+        Instr[] code = {new Instr(org.jbeam.code.Ops.JIT_ENTER), new Instr(org.jbeam.code.Ops.MOVE_XX)};
+        assertEquals(1, JitSupport.direct(code, 0, 0, 64));
+        assertEquals(1, JitSupport.direct(code, 0, 63, 64));
+        assertEquals(0, JitSupport.direct(code, 0, 64, 64), "nesting bound reached");
+        assertEquals(0, JitSupport.direct(code, 1, 0, 64), "callee interpreted");
+        assertEquals(0, JitSupport.direct(code, Interpreter.LEAVE, 0, 64), "LEAVE is returned, not run");
+    }
 }
