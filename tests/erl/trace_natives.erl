@@ -1,8 +1,8 @@
 -module(trace_natives).
 -export([main/0]).
 %% Call tracing of BIFs and of the natives jbeam runs in place of Erlang functions (gen_tcp:send/recv):
-%% trace_pattern counts them as erl does, and calls through their export are traced and counted.
-%% (return_from for them is not compared: jbeam does not send it yet.)
+%% trace_pattern counts them as erl does, and calls through their export are traced, counted and
+%% return-traced.
 main() ->
     {ok, L} = gen_tcp:listen(0, [binary, {active, false}]), {ok, P} = inet:port(L),
     Self = self(),
@@ -20,8 +20,7 @@ main() ->
     Ms = (fun F(Acc) ->
               receive
                   {tr, {trace, _, call, {M, Fn, Args}}} -> F([{call, M, Fn, length(Args)} | Acc]);
-                  {tr, {trace, _, return_from, {M, _, _}, _}} when M =/= lists -> F(Acc);
-                  {tr, {trace, _, return_from, MFA, _}} -> F([{return_from, MFA} | Acc]);
+                  {tr, {trace, _, return_from, MFA, V}} -> F([{return_from, MFA, V} | Acc]);
                   {tr, O} -> F([element(3, O) | Acc])
               after 0 -> lists:reverse(Acc)
               end

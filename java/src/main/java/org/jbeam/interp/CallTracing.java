@@ -43,7 +43,12 @@ public final class CallTracing {
         CallPattern pat = ft.external();
         if (pat == null || it.p.trace == null) return ret;
         int frame = Tracing.call(it.p, pat, e.m, e.f, it.args(arity));
-        if (frame == Tracing.NO_FRAME || inPlace) return ret;
+        if (frame == Tracing.NO_FRAME) return ret;
+        if (inPlace) {
+            // A BIF or native runs in place: callExport sends return_from with its result.
+            if (e.bif != null) it.nativeReturnTrace = ETuple.of(e.m, e.f, ESmall.of(arity));
+            return ret;
+        }
         if (ret != null) it.push(ret);
         it.pushTerm(ETuple.of(e.m, e.f, ESmall.of(arity)));
         return frameAddr(frame);

@@ -416,14 +416,23 @@ public final class Interpreter {
         if (Branches.counted(in) && JitSupport.ENABLED) JitSupport.hotCall(in, mod, target);
     }
 
+    /** A traced native's {M, F, Arity} when its pattern asked for return_trace (CallTracing.enter): it runs in place, with no frame to return through. */
+    ETuple nativeReturnTrace;
+
     /** Call through an export; {@code ret} null means a tail call. Returns the next pc. */
     int callExport(Export e, int arity, ReturnAddr ret, int pc) {
-        if (e.callTrace != null) ret = CallTracing.enter(this, e, arity, ret);
+        ETuple returnTrace = null;
+        if (e.callTrace != null) {
+            ret = CallTracing.enter(this, e, arity, ret);
+            returnTrace = nativeReturnTrace;
+            nativeReturnTrace = null;
+        }
         BifTable.Entry b = e.bif;
         if (b != null) {
             pcAtCall = pc;
             Term r = invokeNative(b, arity);
             if (r instanceof Trap t) return trap(t, ret, pc);
+            if (returnTrace != null) org.jbeam.trace.Tracing.returned(p, returnTrace, r);
             x[0] = r;
             return ret != null ? pc : doReturn();
         }
