@@ -37,6 +37,8 @@ public final class Interpreter {
     int pcAtCall;
     /** Why the last bs_create_bin failed: {Segment, Type, Reason, Value} for error_info. */
     Term binFailCause;
+    /** The last bs_create_bin failure is a system_limit (a segment size past erts' MAX_SMALL), not a badarg. */
+    boolean binFailLimit;
     /** Target of the legacy bs_put_* instructions (set by bs_init2/bs_append). */
     BitWriter binWriter;
     /** The running process's Erlang stack, cached here while it runs (written back on suspend/exit). */
@@ -625,6 +627,7 @@ public final class Interpreter {
             System.arraycopy(lf.freeVars, 0, x, arity, lf.freeVars.length);
             if (ret != null) push(ret);
             setCode(fe.module);
+            if (fe.calls < JitSupport.CALL_THRESHOLD && ++fe.calls == JitSupport.CALL_THRESHOLD && JitSupport.ENABLED && !JitSupport.hot(fe.module, fe.pc)) fe.calls = 0;
             if (--reds <= 0) return preemptAt(fe.pc, arity + lf.freeVars.length);
             return fe.pc;
         }

@@ -14,30 +14,31 @@ public final class AppendBuffer {
 
     private AppendBuffer(byte[] data, long end) { this.data = data; this.end = end; }
 
-    /** {@code <<acc/bits, add/bits>>}. */
-    public static EBitString append(EBitString acc, EBitString add) {
+    /**
+     * {@code <<acc/bits, ...>>} with {@code addBits} more bits: a binary of acc's bits followed by
+     * {@code addBits} bits for the caller to write (at bit {@code arrayOffset() * 8 + acc.bitSize()}
+     * of {@code array()}) before the result is used. In place when acc is the newest binary of its
+     * buffer: the caller then writes after acc's end, where no other view reaches.
+     */
+    public static EBitString grow(EBitString acc, long addBits) {
         AppendBuffer buf = acc.appendBuffer;
         long accEnd = (long) acc.offset * 8 + acc.bitSize;
         if (buf != null) {
             synchronized (buf) {
                 if (buf.end == accEnd && buf.data == acc.data) {
-                    long newEnd = accEnd + add.bitSize;
+                    long newEnd = accEnd + addBits;
                     buf.ensure(newEnd);
-                    new BitWriter(buf.data, accEnd).putBits(add);
                     buf.end = newEnd;
-                    return new EBitString(buf.data, acc.offset, acc.bitSize + add.bitSize, buf);
+                    return new EBitString(buf.data, acc.offset, acc.bitSize + addBits, buf);
                 }
             }
         }
-        long total = acc.bitSize + add.bitSize;
+        long total = acc.bitSize + addBits;
         long bytes = (total + 7) >>> 3;
         if (bytes > Integer.MAX_VALUE - 16) throw new org.jbeam.runtime.ErlangException(EAtom.ERROR, EAtom.SYSTEM_LIMIT);
         byte[] d = new byte[(int) Math.min(Integer.MAX_VALUE - 16, Math.max(64, bytes * 2))];
-        BitWriter w = new BitWriter(d, 0);
-        w.putBits(acc);
-        w.putBits(add);
-        AppendBuffer nb = new AppendBuffer(d, total);
-        return new EBitString(d, 0, total, nb);
+        new BitWriter(d, 0).putBits(acc);
+        return new EBitString(d, 0, total, new AppendBuffer(d, total));
     }
 
     private void ensure(long bits) {
