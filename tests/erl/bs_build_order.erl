@@ -58,7 +58,36 @@ main() ->
     <<Head:10/binary, _/binary>> = Big,
     Other = <<Head/binary, "zzzz">>,
     io:format("~p ~p~n", [Other, binary:part(Big, 10, 4)]),
+    hot(),
     ok.
+
+%% The same constructions in functions hot enough for the bytecode tier, whose fast path handles
+%% literal-size integers and strings: results before and after, then its fall-backs (a bignum, a
+%% non-integer, a non-binary or bit-level accumulator) once compiled.
+hot() ->
+    Vals = [0, 1, -1, 31, 255, 1 bsl 40, -(1 bsl 62), 16#7FFFFFFFFFFFFFFF, 12345],
+    Cold = [mk(<<"ab">>, V, V, V) || V <- Vals] ++ [mk2(<<7:3>>, V) || V <- Vals],
+    {L, Crc} = hot_loop(30000, <<>>, 0),
+    Hot = [mk(<<"ab">>, V, V, V) || V <- Vals] ++ [mk2(<<7:3>>, V) || V <- Vals],
+    io:format("hot ~p ~p ~p~n", [Cold =:= Hot, L, Crc]),
+    [io:format("~p~n", [R]) || R <- Cold],
+    [io:format("~p~n", [t(F)]) || F <- [fun() -> mk(<<"ab">>, 1 bsl 70, 1, 1) end,
+                                        fun() -> mk(<<"ab">>, 1, 1 bsl 64, 1) end,
+                                        fun() -> mk(<<"ab">>, 1, 2, 3.0) end,
+                                        fun() -> mk(foo, 1, 2, 3) end,
+                                        fun() -> mk3(<<1:3>>, 1) end,
+                                        fun() -> mk3(<<1:8>>, x) end,
+                                        fun() -> mk2(<<1:3>>, 1 bsl 80) end]],
+    ok.
+hot_loop(0, Acc, Crc) -> {bit_size(Acc), Crc};
+hot_loop(N, Acc, Crc) ->
+    B = mk(<<"x">>, N, -N, N * 7),
+    Acc1 = mk2(Acc, N),
+    Acc2 = case N rem 1000 of 0 -> <<>>; _ -> Acc1 end,
+    hot_loop(N - 1, Acc2, erlang:crc32(Crc, B)).
+mk(Acc, A, B, C) -> <<Acc/bits, A:5, B:64, "s", C:3, 0:8, (A band 16#FF):8>>.
+mk2(Acc, V) -> <<Acc/bits, V:16, V:7>>.
+mk3(Acc, V) -> <<Acc/binary, V:8>>.
 grow(0, Acc, Subs) -> {Acc, Subs};
 grow(N, Acc, Subs) ->
     Acc1 = <<Acc/binary, (N rem 256):8, N:16/little, (N * 3):5, 0:3>>,

@@ -69,7 +69,7 @@ final class BinBuild {
             r = new EBitString(d, 0, total);
             w = new BitWriter(d, 0);
         } else {
-            r = AppendBuffer.grow(acc, total);
+            r = AppendBuffer.grow(acc, total, it.p);
             w = new BitWriter(r.array(), (long) r.arrayOffset() * 8 + acc.bitSize());
         }
         for (int i = first; i < segs.length; i++) put(it, w, segs[i], i + 1);

@@ -440,8 +440,10 @@ public final class JitCompiler implements JitSupport.Compiler {
                     c.invokespecial(CD_ECONS, INIT_NAME, MethodTypeDesc.of(CD_void, CD_TERM, CD_TERM));
                 });
                 case PUT_TUPLE2 -> { c.aload(IT); instrObj(pc); c.invokevirtual(CD_INTERP, "putTuple", MethodTypeDesc.of(CD_void, CD_INSTR)); }
-                case BS_START_MATCH4, BS_GET_POSITION, BS_SET_POSITION, BS_GET_TAIL, BS_TEST_TAIL2, BS_TEST_UNIT,
-                     BS_SKIP_BITS2, BS_GET_INTEGER2, BS_GET_BINARY2, BS_MATCH_STRING, BS_CREATE_BIN -> {
+                case BS_START_MATCH3, BS_START_MATCH4, BS_GET_POSITION, BS_SET_POSITION, BS_GET_TAIL, BS_TEST_TAIL2, BS_TEST_UNIT,
+                     BS_SKIP_BITS2, BS_GET_INTEGER2, BS_GET_BINARY2, BS_MATCH_STRING -> BitCode.emit(this, pc, in);
+                case BS_CREATE_BIN -> {
+                    if (BitCode.create(this, pc, in)) return;
                     c.aload(IT); instrObj(pc); c.loadConstant(next);
                     e.support("bitSyntax", CD_int, CD_INTERP, CD_INSTR, CD_int);
                     continueOrDispatch(next); return;
