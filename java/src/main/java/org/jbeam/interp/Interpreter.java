@@ -33,6 +33,8 @@ public final class Interpreter {
     int reds;
     /** Compiled functions running inside a compiled caller's Java frame (bounded: ADR 0029). */
     int jitNesting;
+    /** Bit n set: a tail-call trampoline runs compiled functions at nesting n (ADR 0045). */
+    long trampolines;
     /** pc after the call instruction of the native being called (for current_stacktrace). */
     int pcAtCall;
     /** Why the last bs_create_bin failed: {Segment, Type, Reason, Value} for error_info. */
@@ -614,6 +616,21 @@ public final class Interpreter {
     }
 
     int callFun(Term f, int arity, ReturnAddr ret, int pc) {
+        // The common case, small enough for HotSpot to inline into compiled callers (ADR 0045): a
+        // closure of a loaded function with the right arity and reductions left.
+        if (f instanceof ELocalFun lf && lf.entry instanceof FunEntry fe && lf.arity == arity && reds > 1
+                && fe.calls >= JitSupport.CALL_THRESHOLD) {
+            Term[] free = lf.freeVars;
+            if (free.length != 0) System.arraycopy(free, 0, x, arity, free.length);
+            if (ret != null) push(ret);
+            if (fe.module != mod) setCode(fe.module);
+            reds--;
+            return fe.pc;
+        }
+        return callFunSlow(f, arity, ret, pc);
+    }
+
+    private int callFunSlow(Term f, int arity, ReturnAddr ret, int pc) {
         if (!(f instanceof EFun fun) || fun.arity() != arity) {
             // As in BEAM, the return address is already on the stack when the call fails.
             if (ret != null) push(ret);
