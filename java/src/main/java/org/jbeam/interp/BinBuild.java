@@ -59,8 +59,10 @@ final class BinBuild {
             long n = bits(it, segs[i], i + 1);
             if (n < 0) return null;
             total += n;
+            // Each n is at most 2^59 (phase one) and total at most MAX_BITS before it: no overflow.
+            if (total > MAX_BITS) throw ErlangException.error(EAtom.SYSTEM_LIMIT);
         }
-        if (total > MAX_BITS || (acc != null && acc.bitSize() + total > MAX_BITS)) throw ErlangException.error(EAtom.SYSTEM_LIMIT);
+        if (acc != null && acc.bitSize() + total > MAX_BITS) throw ErlangException.error(EAtom.SYSTEM_LIMIT);
         EBitString r;
         BitWriter w;
         if (acc == null) {
