@@ -11,6 +11,13 @@ public final class FunEntry {
     public final int numFree;
     public final int index, oldUniq;
     public final int pc;
+    /**
+     * Calls through closures of this entry, counted up to the bytecode tier's call threshold (as
+     * {@link Export#calls}): a function reached only through funs is seldom the one a preemption
+     * samples (two functions calling each other through funs are preempted on the way into the
+     * same one every time, the slice being an even number of calls), so it stayed interpreted.
+     */
+    public int calls;
 
     public FunEntry(BeamModule module, EAtom function, int totalArity, int numFree, int index, int oldUniq, int pc) {
         this.module = module; this.function = function; this.totalArity = totalArity; this.numFree = numFree;

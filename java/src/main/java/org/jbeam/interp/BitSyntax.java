@@ -19,34 +19,26 @@ final class BitSyntax {
     private BitSyntax() {}
 
     static final int NEXT = -1;
-    private static final EAtom ALL = EAtom.of("all");
 
     static int execute(Interpreter it, Instr in, int pc) {
         switch (in.op) {
             case BS_START_MATCH3, BS_START_MATCH4 -> { Interpreter.pin();
                 Term t = it.get(in.a);
-                if (t instanceof MatchState ms) { it.put(in.d, ms); return NEXT; }
-                if (t instanceof EBitString b) { it.put(in.d, new MatchState(b)); return NEXT; }
-                if (in.e == 0) throw ErlangException.error(ETuple.of(EAtom.BADMATCH, t));
+                Term ms = BinMatch.start(t);
+                if (ms != null) { it.put(in.d, ms); return NEXT; }
+                if (in.e == 0) throw BinMatch.badmatch(t);
                 return in.e;
             }
-            case BS_GET_POSITION -> { Interpreter.pin(); it.put(in.d, ESmall.of(((MatchState) it.get(in.a)).pos)); return NEXT; }
-            case BS_SET_POSITION -> { Interpreter.pin(); ((MatchState) it.get(in.a)).pos = ((ESmall) it.get(in.b)).value; return NEXT; }
-            case BS_GET_TAIL -> { Interpreter.pin(); it.put(in.d, ((MatchState) it.get(in.a)).tail()); return NEXT; }
-            case BS_TEST_TAIL2 -> { Interpreter.pin(); return ((MatchState) it.get(in.a)).remaining() == in.b ? NEXT : in.e; }
-            case BS_TEST_UNIT -> { Interpreter.pin(); return ((MatchState) it.get(in.a)).remaining() % in.b == 0 ? NEXT : in.e; }
-            case BS_SKIP_BITS2 -> { Interpreter.pin();
-                MatchState ms = (MatchState) it.get(in.a);
-                long n = segmentBits(it.get(in.b), in.c, ms);
-                if (n < 0 || n > ms.remaining()) return in.e;
-                ms.pos += n;
-                return NEXT;
-            }
+            case BS_GET_POSITION -> { Interpreter.pin(); it.put(in.d, BinMatch.position(it.get(in.a))); return NEXT; }
+            case BS_SET_POSITION -> { Interpreter.pin(); BinMatch.setPosition(it.get(in.a), it.get(in.b)); return NEXT; }
+            case BS_GET_TAIL -> { Interpreter.pin(); it.put(in.d, BinMatch.tail(it.get(in.a))); return NEXT; }
+            case BS_TEST_TAIL2 -> { Interpreter.pin(); return BinMatch.testTail(it.get(in.a), in.b) ? NEXT : in.e; }
+            case BS_TEST_UNIT -> { Interpreter.pin(); return BinMatch.testUnit(it.get(in.a), in.b) ? NEXT : in.e; }
+            case BS_SKIP_BITS2 -> { Interpreter.pin(); return BinMatch.skip(it.get(in.a), it.get(in.b), in.c) ? NEXT : in.e; }
             case BS_GET_INTEGER2 -> { Interpreter.pin();
-                MatchState ms = (MatchState) it.get(in.a);
-                long n = segmentBits(it.get(in.b), in.c, ms);
-                if (n < 0 || n > ms.remaining()) return in.e;
-                it.put(in.d, ms.readInteger(n, little(in.f), (in.f & BinSegment.FLAG_SIGNED) != 0));
+                Term v = BinMatch.integer(it.get(in.a), it.get(in.b), in.c, in.f);
+                if (v == null) return in.e;
+                it.put(in.d, v);
                 return NEXT;
             }
             case BS_GET_FLOAT2 -> { Interpreter.pin();
@@ -62,32 +54,12 @@ final class BitSyntax {
                 return NEXT;
             }
             case BS_GET_BINARY2 -> { Interpreter.pin();
-                MatchState ms = (MatchState) it.get(in.a);
-                Term size = it.get(in.b);
-                long n;
-                if (size == ALL) {
-                    n = ms.remaining();
-                    if (n % in.c != 0) return in.e;
-                } else {
-                    n = segmentBits(size, in.c, ms);
-                    if (n < 0 || n > ms.remaining()) return in.e;
-                }
-                it.put(in.d, ms.readBitString(n));
+                Term v = BinMatch.binary(it.get(in.a), it.get(in.b), in.c);
+                if (v == null) return in.e;
+                it.put(in.d, v);
                 return NEXT;
             }
-            case BS_MATCH_STRING -> { Interpreter.pin();
-                MatchState ms = (MatchState) it.get(in.a);
-                long n = in.b;
-                if (n > ms.remaining()) return in.e;
-                byte[] s = (byte[]) in.o;
-                long save = ms.pos;
-                for (long i = 0; i < n; i += 8) {
-                    int k = (int) Math.min(8, n - i);
-                    int want = ((s[(int) (i >>> 3)] & 0xFF) >>> (8 - k));
-                    if ((int) ms.readBits(k) != want) { ms.pos = save; return in.e; }
-                }
-                return NEXT;
-            }
+            case BS_MATCH_STRING -> { Interpreter.pin(); return BinMatch.string(it.get(in.a), in.b, (byte[]) in.o) ? NEXT : in.e; }
             case BS_GET_UTF8, BS_SKIP_UTF8 -> { Interpreter.pin();
                 MatchState ms = (MatchState) it.get(in.a);
                 int cp = Utf.readUtf8(ms);

@@ -33,10 +33,14 @@ public final class Interpreter {
     int reds;
     /** Compiled functions running inside a compiled caller's Java frame (bounded: ADR 0029). */
     int jitNesting;
+    /** Bit n set: a tail-call trampoline runs compiled functions at nesting n (ADR 0045). */
+    long trampolines;
     /** pc after the call instruction of the native being called (for current_stacktrace). */
     int pcAtCall;
     /** Why the last bs_create_bin failed: {Segment, Type, Reason, Value} for error_info. */
     Term binFailCause;
+    /** The last bs_create_bin failure is a system_limit (a segment size past erts' MAX_SMALL), not a badarg. */
+    boolean binFailLimit;
     /** Target of the legacy bs_put_* instructions (set by bs_init2/bs_append). */
     BitWriter binWriter;
     /** The running process's Erlang stack, cached here while it runs (written back on suspend/exit). */
@@ -641,6 +645,21 @@ public final class Interpreter {
     }
 
     int callFun(Term f, int arity, ReturnAddr ret, int pc) {
+        // The common case, small enough for HotSpot to inline into compiled callers (ADR 0045): a
+        // closure of a loaded function with the right arity and reductions left.
+        if (f instanceof ELocalFun lf && lf.entry instanceof FunEntry fe && lf.arity == arity && reds > 1
+                && fe.calls >= JitSupport.CALL_THRESHOLD) {
+            Term[] free = lf.freeVars;
+            if (free.length != 0) System.arraycopy(free, 0, x, arity, free.length);
+            if (ret != null) push(ret);
+            if (fe.module != mod) setCode(fe.module);
+            reds--;
+            return fe.pc;
+        }
+        return callFunSlow(f, arity, ret, pc);
+    }
+
+    private int callFunSlow(Term f, int arity, ReturnAddr ret, int pc) {
         if (!(f instanceof EFun fun) || fun.arity() != arity) {
             // As in BEAM, the return address is already on the stack when the call fails.
             if (ret != null) push(ret);
@@ -654,6 +673,7 @@ public final class Interpreter {
             System.arraycopy(lf.freeVars, 0, x, arity, lf.freeVars.length);
             if (ret != null) push(ret);
             setCode(fe.module);
+            if (fe.calls < JitSupport.CALL_THRESHOLD && ++fe.calls == JitSupport.CALL_THRESHOLD && JitSupport.ENABLED && !JitSupport.hot(fe.module, fe.pc)) fe.calls = 0;
             if (--reds <= 0) return preemptAt(fe.pc, arity + lf.freeVars.length);
             return fe.pc;
         }

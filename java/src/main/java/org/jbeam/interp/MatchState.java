@@ -29,6 +29,13 @@ final class MatchState extends Term {
     long readBits(int n) {
         long v = 0;
         long p = pos;
+        if (((p | n) & 7) == 0) {
+            // Whole bytes at a byte boundary (nearly every match): no per-bit shifting and masking.
+            int i = (int) (p >>> 3);
+            for (int k = n >>> 3; k > 0; k--) v = (v << 8) | (data[i++] & 0xFF);
+            pos = p + n;
+            return v;
+        }
         int left = n;
         while (left > 0) {
             int byteIdx = (int) (p >>> 3), bitOff = (int) (p & 7);

@@ -72,6 +72,64 @@ final class DirectCall {
         c.iload(Body.PC); b.ret();
     }
 
+    /**
+     * A tail call (call_fun/call_ext/call_only to another function) whose callee pc is in the PC
+     * local, not LEAVE (ADR 0045). Returning the pc to {@code Interpreter.loop}, which then entered
+     * the callee through its megamorphic {@code jit_enter} call, cost a third of a tail call
+     * between two compiled functions. Instead this site becomes a trampoline: it runs the callee
+     * here, and while the callee (or whatever it tail-calls) returns the pc of another compiled
+     * function, runs that too. A callee run by a trampoline does not become one itself: it
+     * returns its tail callee's pc (bit {@code jitNesting} of {@code it.trampolines} tells it), so
+     * a chain of tail calls of any length runs at one Java frame's depth. Nested runs are bounded
+     * by {@link #MAX_NESTING} as for non-tail calls; past it the pc goes back to the loop as before.
+     */
+    static void tail(JitCompiler.Body b) {
+        CodeBuilder c = b.c;
+        Label notRun = c.newLabel(), start = c.newLabel(), loop = c.newLabel(), end = c.newLabel(), handler = c.newLabel();
+        // Under a trampoline already: let it run the callee.
+        c.aload(Body.IT); c.getfield(CD_INTERP, "trampolines", CD_long);
+        c.lconst_1(); c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.lshl();
+        c.land(); c.lconst_0(); c.lcmp(); c.ifne(notRun);
+        c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int);
+        c.loadConstant(MAX_NESTING); c.if_icmpge(notRun);
+        instrAt(c); c.getfield(CD_INSTR, "op", CD_int);
+        c.loadConstant(Ops.JIT_ENTER); c.if_icmpne(notRun);
+        b.fl.spill();
+        nesting(c, 1);
+        trampolineBit(c, true);
+        c.labelBinding(start);
+        c.labelBinding(loop);
+        instrAt(c); c.getfield(CD_INSTR, "o", CD_Object); c.checkcast(CD_CF);
+        c.aload(Body.IT); c.iload(Body.PC);
+        c.invokevirtual(CD_CF, "run", RUN);
+        c.istore(Body.PC);
+        c.iload(Body.PC); c.loadConstant(Integer.MIN_VALUE); c.if_icmpeq(end);
+        instrAt(c); c.getfield(CD_INSTR, "op", CD_int);
+        c.loadConstant(Ops.JIT_ENTER); c.if_icmpeq(loop);
+        c.labelBinding(end);
+        trampolineBit(c, false);
+        nesting(c, -1);
+        b.fl.reload();
+        c.iload(Body.PC);
+        b.toPcOnStack();
+        c.labelBinding(handler);
+        trampolineBit(c, false);
+        nesting(c, -1);
+        c.athrow();
+        c.exceptionCatchAll(start, end, handler);
+        c.labelBinding(notRun);
+        c.iload(Body.PC); b.ret();
+    }
+
+    /** Sets or clears bit {@code jitNesting} of {@code it.trampolines}. */
+    private static void trampolineBit(CodeBuilder c, boolean set) {
+        c.aload(Body.IT); c.dup(); c.getfield(CD_INTERP, "trampolines", CD_long);
+        c.lconst_1(); c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.lshl();
+        if (set) c.lor();
+        else { c.loadConstant(-1L); c.lxor(); c.land(); }
+        c.putfield(CD_INTERP, "trampolines", CD_long);
+    }
+
     /** it.code[pc] */
     private static void instrAt(CodeBuilder c) {
         c.aload(Body.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(Body.PC); c.aaload();

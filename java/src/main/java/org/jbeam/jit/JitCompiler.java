@@ -277,6 +277,25 @@ public final class JitCompiler implements JitSupport.Compiler {
             DirectCall.emit(this, next); // LEAVE is not run: returned as it is
         }
 
+        /**
+         * After a tail-call helper returned the callee's pc: this function's own code (a fun
+         * calling its own function) through the dispatch switch, anything else compiled through
+         * a trampoline (DirectCall.tail).
+         */
+        void continueOrTrampoline(int next) {
+            if (!DirectCall.ENABLED) { continueOrDispatch(next); return; }
+            c.istore(PC);
+            jumpIfStillHere(next);
+            Label other = c.newLabel();
+            c.iload(PC); c.loadConstant(Integer.MIN_VALUE); c.if_icmpeq(leave);
+            c.iload(PC); c.loadConstant(f.start); c.if_icmplt(other);
+            c.iload(PC); c.loadConstant(f.end); c.if_icmpge(other);
+            c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE); data.load(c, f.module, CD_MODULE); c.if_acmpne(other);
+            c.goto_(dispatch);
+            c.labelBinding(other);
+            DirectCall.tail(this);
+        }
+
         void jump(int target) {
             if (inside(target)) c.goto_(at(target));
             else { c.loadConstant(target); ret(); }
@@ -316,7 +335,7 @@ public final class JitCompiler implements JitSupport.Compiler {
                         c.loadConstant(next);
                         c.invokevirtual(CD_INTERP, "callExport", MethodTypeDesc.of(CD_int, CD_EXPORT, CD_int, CD_RA, CD_int));
                     }
-                    if (in.op == CALL_EXT) continueOrCall(next); else continueOrDispatch(next);
+                    if (in.op == CALL_EXT) continueOrCall(next); else continueOrTrampoline(next);
                     return;
                 }
                 case CALL_FUN2, CALL_FUN -> {
@@ -328,7 +347,7 @@ public final class JitCompiler implements JitSupport.Compiler {
                     if (tail) c.aconst_null(); else retObj(pc);
                     c.loadConstant(next);
                     c.invokevirtual(CD_INTERP, "callFun", MethodTypeDesc.of(CD_int, CD_TERM, CD_int, CD_RA, CD_int));
-                    if (tail) continueOrDispatch(next); else continueOrCall(next);
+                    if (tail) continueOrTrampoline(next); else continueOrCall(next);
                     return;
                 }
                 case RETURN -> { doReturn(); return; }
@@ -445,8 +464,10 @@ public final class JitCompiler implements JitSupport.Compiler {
                     c.invokespecial(CD_ECONS, INIT_NAME, MethodTypeDesc.of(CD_void, CD_TERM, CD_TERM));
                 });
                 case PUT_TUPLE2 -> { c.aload(IT); instrObj(pc); c.invokevirtual(CD_INTERP, "putTuple", MethodTypeDesc.of(CD_void, CD_INSTR)); }
-                case BS_START_MATCH4, BS_GET_POSITION, BS_SET_POSITION, BS_GET_TAIL, BS_TEST_TAIL2, BS_TEST_UNIT,
-                     BS_SKIP_BITS2, BS_GET_INTEGER2, BS_GET_BINARY2, BS_MATCH_STRING, BS_CREATE_BIN -> {
+                case BS_START_MATCH3, BS_START_MATCH4, BS_GET_POSITION, BS_SET_POSITION, BS_GET_TAIL, BS_TEST_TAIL2, BS_TEST_UNIT,
+                     BS_SKIP_BITS2, BS_GET_INTEGER2, BS_GET_BINARY2, BS_MATCH_STRING -> BitCode.emit(this, pc, in);
+                case BS_CREATE_BIN -> {
+                    if (BitCode.create(this, pc, in)) return;
                     c.aload(IT); instrObj(pc); c.loadConstant(next);
                     e.support("bitSyntax", CD_int, CD_INTERP, CD_INSTR, CD_int);
                     continueOrDispatch(next); return;
@@ -490,6 +511,9 @@ public final class JitCompiler implements JitSupport.Compiler {
                 c.loadConstant(target); c.istore(PC);
                 ReturnAddr ra = code[pc].ret;
                 DirectCall.emit(this, ra != null && ra.module == f.module ? ra.pc : -1);
+            } else if (!inside(target) && DirectCall.ENABLED && f.module.functionAt(target) != f) {
+                c.loadConstant(target); c.istore(PC);
+                DirectCall.tail(this);
             } else jump(target);
         }
 

@@ -1,6 +1,5 @@
 package org.jbeam.term;
 
-/** Builds a bitstring bit by bit: bytes, bit fields, other bitstrings (binary construction, iolists). */
 /** Builds a bitstring from whole bytes and bitstring pieces. */
 public final class BitWriter {
     private byte[] buf;
@@ -59,6 +58,13 @@ public final class BitWriter {
 
     /** Appends the low {@code n} bits of {@code v} (n ≤ 64), big-endian. */
     public void putLong(long v, int n) {
+        if (((bits | n) & 7) == 0 && ((bits + n + 7) >>> 3) <= buf.length) {
+            // Whole bytes at a byte boundary with room (nearly every integer segment): store directly.
+            int i = (int) (bits >>> 3);
+            for (int k = n - 8; k >= 0; k -= 8) buf[i++] = (byte) (v >>> k);
+            bits += n;
+            return;
+        }
         int k = n;
         while (k > 0 && (k & 7) != 0) { int t = k & 7; putBitsRaw((int) (v >>> (k - t)) & ((1 << t) - 1), t); k -= t; }
         while (k > 0) { putByte((int) (v >>> (k - 8)) & 0xFF); k -= 8; }
