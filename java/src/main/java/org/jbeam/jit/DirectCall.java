@@ -9,6 +9,7 @@ import java.lang.classfile.instruction.SwitchCase;
 import java.lang.constant.MethodTypeDesc;
 import java.util.List;
 
+import org.jbeam.code.Ops;
 
 /**
  * Calls from compiled code straight into the callee's compiled code (ADR 0029). A non-tail call to
