@@ -18,6 +18,13 @@ public final class FunEntry {
      * same one every time, the slice being an even number of calls), so it stayed interpreted.
      */
     public int calls;
+    /**
+     * The pc of the function's trace_entry once a local trace pattern, call_count or call_time
+     * routed its local calls there (interp.CallTracing.routeLocalCalls), else 0: closures then go
+     * the same way. Routing also sets {@link #calls} far below the threshold, so that calls take
+     * Interpreter.callFunSlow, which reads this.
+     */
+    public volatile int traceEntry;
 
     public FunEntry(BeamModule module, EAtom function, int totalArity, int numFree, int index, int oldUniq, int pc) {
         this.module = module; this.function = function; this.totalArity = totalArity; this.numFree = numFree;

@@ -169,6 +169,12 @@ public final class CallTracing {
                 else if (in.op == Ops.MOVE_XY_XX_CALL && (t = target.get(in.e)) != null) { code[i] = copy(in); code[i].e = t; }
             }
             m.code = code;
+            // Closures of those functions go through the trace_entry too (FunEntry.traceEntry).
+            if (m.funs != null)
+                for (org.jbeam.code.FunEntry fe : m.funs) {
+                    Integer t = target.get(fe.pc);
+                    if (t != null) { fe.calls = Integer.MIN_VALUE; fe.traceEntry = t; }
+                }
         }
     }
 

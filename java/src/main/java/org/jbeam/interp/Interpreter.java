@@ -674,8 +674,9 @@ public final class Interpreter {
             if (ret != null) push(ret);
             setCode(fe.module);
             if (fe.calls < JitSupport.CALL_THRESHOLD && ++fe.calls == JitSupport.CALL_THRESHOLD && JitSupport.ENABLED && !JitSupport.hot(fe.module, fe.pc)) fe.calls = 0;
-            if (--reds <= 0) return preemptAt(fe.pc, arity + lf.freeVars.length);
-            return fe.pc;
+            int target = fe.traceEntry != 0 ? fe.traceEntry : fe.pc; // a traced function: through its trace_entry
+            if (--reds <= 0) return preemptAt(target, arity + lf.freeVars.length);
+            return target;
         }
         if (f instanceof EExportFun ef) {
             Export e = (Export) ef.export;

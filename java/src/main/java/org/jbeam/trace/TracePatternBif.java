@@ -20,8 +20,8 @@ import org.jbeam.term.*;
  * trace_entry instruction (the module then stays interpreted). {@code call_count} counts local
  * and external calls the same way, and so does {@code call_time} (CallTime: calls and own time per
  * call-traced process, as eprof reads them). BIFs and natives standing in for Erlang functions are
- * traced when called through their export (no return-trace frame: they run in place). Not traced:
- * calls of local funs; the {@code meta} flag is refused with badarg.
+ * traced when called through their export (no return-trace frame: they run in place); closures
+ * of a routed function pass its trace_entry. The {@code meta} flag is refused with badarg.
  */
 final class TracePatternBif {
     private TracePatternBif() {}
