@@ -165,10 +165,7 @@ public final class Main {
             if (s.equals("+V")) version = true;
             if ((name.equals("P") || name.equals("Q") || name.equals("A")) && val != null) {
                 try {
-                    long n = Long.parseLong(val);
-                    limits = name.equals("P") ? limits.withProcesses(n) : name.equals("Q") ? limits.withPorts(n) : limits.withAsyncThreads(n);
-                } catch (NumberFormatException e) {
-                    if (error == null) error = "bad number of " + (name.equals("P") ? "processes" : name.equals("Q") ? "ports" : "async threads") + " " + val;
+                    limits = limits.withFlag(name.charAt(0), val);
                 } catch (IllegalArgumentException e) {
                     if (error == null) error = e.getMessage();
                 }

@@ -46,15 +46,20 @@ public final class EtsSelect {
             return;
         }
         if (t.hashed()) {
-            List<Term> order = t.keysInOrder();
-            int start = 0;
-            if (fromKey != null) {
-                while (start < order.size() && cmp.compare(order.get(start), fromKey) != 0) start++;
-                if (start == order.size()) return; // the key went away meanwhile: nothing after it to find
+            if (fromKey == null) {
+                for (Term k : t.keysInOrder()) {
+                    Object slot = t.map.get(k);
+                    if (slot != null && !visitSlot(t, ms, p, slot, 0, v)) return;
+                }
+                return;
             }
-            for (int i = start; i < order.size(); i++) {
-                Object slot = t.map.get(order.get(i));
-                if (slot != null && !visitSlot(t, ms, p, slot, i == start && fromKey != null ? skip : 0, v)) return;
+            // Resuming a chunk: step on from the continuation's key (a snapshot of every key per
+            // chunk would make a chunked walk quadratic in the table's size).
+            if (!t.member(fromKey)) return; // the key went away meanwhile: nothing after it to find
+            int s = skip;
+            for (Term k = fromKey; k != null; k = t.nextInOrder(k), s = 0) {
+                Object slot = t.map.get(k);
+                if (slot != null && !visitSlot(t, ms, p, slot, s, v)) return;
             }
             return;
         }

@@ -66,6 +66,18 @@ public final class EtsTable {
 
     boolean hashed() { return order != null; }
 
+    /** The key after {@code key} in a hash table's walk order (null at the end), without next/2's badarg. */
+    Term nextInOrder(Term key) {
+        synchronized (this) { return order.next(key); }
+    }
+
+    /** The objects of {@code keys}, key by key. */
+    private List<Term> objectsOf(List<Term> keys) {
+        List<Term> out = new ArrayList<>();
+        for (Term k : keys) out.addAll(Arrays.asList(objectsAt(k)));
+        return out;
+    }
+
     /** The identifier OTP hands out: the name for named tables, otherwise the reference. */
     public Term tid() { return named ? name : ref; }
     public boolean isBag() { return type == Type.BAG || type == Type.DUPLICATE_BAG; }
@@ -128,10 +140,7 @@ public final class EtsTable {
                 if (i > order.slotCount()) throw ErlangException.badarg();
                 keys = order.slot((int) i);
             }
-            if (keys == null) return null;
-            List<Term> objs = new ArrayList<>();
-            for (Term k : keys) objs.addAll(Arrays.asList(objectsAt(k)));
-            return ECons.of(objs);
+            return keys == null ? null : ECons.of(objectsOf(keys));
         }
         long n = 0;
         for (Object v : map.values()) if (n++ == i) return ECons.of(objects(v));
@@ -141,11 +150,8 @@ public final class EtsTable {
 
     /** Every object, in traversal order. */
     public List<Term> all() {
+        if (order != null) return objectsOf(keysInOrder());
         List<Term> out = new ArrayList<>();
-        if (order != null) {
-            for (Term k : keysInOrder()) out.addAll(Arrays.asList(objectsAt(k)));
-            return out;
-        }
         for (Object v : map.values()) out.addAll(Arrays.asList(objects(v)));
         return out;
     }

@@ -12,6 +12,26 @@ public record Limits(int processes, int ports, int asyncThreads) {
 
     private static final int MIN = 1024, MAX = (1 << 27) - 1;
 
+    /**
+     * erl's {@code +P}, {@code +Q} or {@code +A} ({@code flag}) with its value as written: an
+     * IllegalArgumentException with erts' message ("bad number of processes abc") for one it refuses.
+     */
+    public Limits withFlag(char flag, String value) {
+        String what = switch (flag) {
+            case 'P' -> "processes";
+            case 'Q' -> "ports";
+            case 'A' -> "async threads";
+            default -> throw new IllegalArgumentException("not a limit flag: +" + flag);
+        };
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad number of " + what + " " + value);
+        }
+        return flag == 'P' ? withProcesses(n) : flag == 'Q' ? withPorts(n) : withAsyncThreads(n);
+    }
+
     public Limits withProcesses(long n) { return new Limits(table(n, "processes"), ports, asyncThreads); }
 
     public Limits withPorts(long n) { return new Limits(processes, table(n, "ports"), asyncThreads); }

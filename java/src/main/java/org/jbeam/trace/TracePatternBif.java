@@ -51,10 +51,9 @@ final class TracePatternBif {
             l = c.tail;
         }
         if (l != ENil.NIL) throw ErlangException.badarg();
-        if (callCount && !(spec == EAtom.TRUE || spec == EAtom.FALSE || spec == PAUSE || spec == RESTART))
+        // (erts names call_count as the cause for call_time too)
+        if ((callCount || callTime) && !(spec == EAtom.TRUE || spec == EAtom.FALSE || spec == PAUSE || spec == RESTART))
             throw TraceBifs.badarg("call_count");
-        if (callTime && !(spec == EAtom.TRUE || spec == EAtom.FALSE || spec == PAUSE || spec == RESTART))
-            throw TraceBifs.badarg("call_count"); // erts names call_count here for call_time too
         if (mfa == ON_LOAD) {
             if (callCount || callTime) {
                 Boolean on = spec == EAtom.TRUE ? Boolean.TRUE : spec == EAtom.FALSE ? Boolean.FALSE : null;
