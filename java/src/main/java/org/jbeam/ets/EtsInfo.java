@@ -152,13 +152,16 @@ public final class EtsInfo {
         boolean on = bool(flag);
         synchronized (t.fixes) {
             if (on) {
-                if (t.fixes.isEmpty()) { t.fixedAtNanos = System.nanoTime(); t.fixedAtMillis = System.currentTimeMillis(); }
+                if (t.fixes.isEmpty()) {
+                    t.fixedAtNanos = System.nanoTime(); t.fixedAtMillis = System.currentTimeMillis();
+                    t.fixChanged(true);
+                }
                 t.fixes.merge(p.pid, 1, Integer::sum);
                 EtsTables.of(p.vm).fixed.add(t);
             } else {
                 Integer n = t.fixes.get(p.pid);
                 if (n != null) { if (n <= 1) t.fixes.remove(p.pid); else t.fixes.put(p.pid, n - 1); }
-                if (t.fixes.isEmpty()) EtsTables.of(p.vm).fixed.remove(t);
+                if (t.fixes.isEmpty() && EtsTables.of(p.vm).fixed.remove(t)) t.fixChanged(false);
             }
         }
         return EAtom.TRUE;

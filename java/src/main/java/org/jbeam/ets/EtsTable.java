@@ -78,6 +78,11 @@ public final class EtsTable {
         return out;
     }
 
+    /** safe_fixtable's count went from 0 to 1 or back (called under the fixes lock). */
+    void fixChanged(boolean isFixed) {
+        if (order != null) synchronized (this) { order.setFixed(isFixed); }
+    }
+
     /** The identifier OTP hands out: the name for named tables, otherwise the reference. */
     public Term tid() { return named ? name : ref; }
     public boolean isBag() { return type == Type.BAG || type == Type.DUPLICATE_BAG; }
@@ -120,7 +125,7 @@ public final class EtsTable {
     public Term next(Term key) {
         if (order != null) {
             synchronized (this) {
-                if (!map.containsKey(key)) throw ErlangException.badarg();
+                if (!map.containsKey(key) && !order.knows(key)) throw ErlangException.badarg();
                 return order.next(key);
             }
         }

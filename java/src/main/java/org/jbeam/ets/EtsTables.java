@@ -128,7 +128,7 @@ public final class EtsTables {
         for (EtsTable t : ts.fixed) {
             synchronized (t.fixes) {
                 t.fixes.remove(p.pid);
-                if (t.fixes.isEmpty()) ts.fixed.remove(t);
+                if (t.fixes.isEmpty() && ts.fixed.remove(t)) t.fixChanged(false);
             }
         }
     }

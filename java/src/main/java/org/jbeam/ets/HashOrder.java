@@ -23,6 +23,9 @@ import org.jbeam.term.*;
  * <li>A new key goes at the end of its chain; a bag's further objects stay with their key.
  * <li>Walks go slot by slot upwards, or for write_concurrency tables in erts' lock stripes
  *     (slots i, i+64, i+128, …, for i = 0..63).
+ * <li>While the table is fixed (safe_fixtable, and every foldl/select walk), a deleted key stays in its
+ *     chain as erts' "pseudo-deleted" entry: walks skip it, but next/2 from it still works, and a
+ *     re-insert of the key revives it in place. Unfixing drops them.
  * </ul>
  * Callers hold the table's lock for every method.
  */
@@ -33,6 +36,8 @@ final class HashOrder {
         final Term key;
         final long hash;
         Node next;
+        /** Pseudo-deleted: the key left the table while it was fixed. */
+        boolean gone;
 
         Node(Term key, long hash) { this.key = key; this.hash = hash; }
     }
@@ -40,6 +45,8 @@ final class HashOrder {
     private final boolean striped;
     private Node[] slots = new Node[FIRST_SLOTS];
     private int nactive = FIRST_SLOTS, szm = FIRST_SLOTS - 1;
+    private boolean fixed;
+    private int goneCount;
 
     HashOrder(boolean striped) { this.striped = striped; }
 
@@ -72,6 +79,10 @@ final class HashOrder {
     void added(Term key, long objects) {
         long h = hash(key);
         int i = ix(h);
+        if (goneCount > 0) {
+            Node old = find(slots[i], key);
+            if (old != null) { old.gone = false; goneCount--; grow(objects); return; }
+        }
         Node n = new Node(key, h);
         if (slots[i] == null) slots[i] = n;
         else {
@@ -87,11 +98,38 @@ final class HashOrder {
         int i = ix(hash(key));
         Node prev = null;
         for (Node p = slots[i]; p != null; prev = p, p = p.next) {
-            if (TermOrder.compareKeys(p.key, key) == 0) {
-                if (prev == null) slots[i] = p.next; else prev.next = p.next;
+            if (!p.gone && TermOrder.compareKeys(p.key, key) == 0) {
+                if (fixed) { p.gone = true; goneCount++; }
+                else if (prev == null) slots[i] = p.next;
+                else prev.next = p.next;
                 break;
             }
         }
+    }
+
+    private static Node find(Node chain, Term key) {
+        for (Node p = chain; p != null; p = p.next) if (TermOrder.compareKeys(p.key, key) == 0) return p;
+        return null;
+    }
+
+    /** True when {@code key} is in the table or pseudo-deleted in a fixed one: next/2 may start from it. */
+    boolean knows(Term key) { return find(slots[ix(hash(key))], key) != null; }
+
+    /** The table became fixed or unfixed; unfixing drops the pseudo-deleted keys. */
+    void setFixed(boolean on) {
+        fixed = on;
+        if (on || goneCount == 0) return;
+        for (int i = 0; i < nactive; i++) {
+            Node head = null, tail = null;
+            for (Node p = slots[i]; p != null; ) {
+                Node nx = p.next;
+                p.next = null;
+                if (!p.gone) { if (tail == null) head = p; else tail.next = p; tail = p; }
+                p = nx;
+            }
+            slots[i] = head;
+        }
+        goneCount = 0;
     }
 
     /** An insert that added an object under a key already there (bags). */
@@ -100,6 +138,12 @@ final class HashOrder {
     }
 
     void clear() {
+        if (fixed) {
+            for (int i = 0; i < nactive; i++)
+                for (Node p = slots[i]; p != null; p = p.next) if (!p.gone) { p.gone = true; goneCount++; }
+            return;
+        }
+        goneCount = 0;
         slots = new Node[FIRST_SLOTS];
         nactive = FIRST_SLOTS;
         szm = FIRST_SLOTS - 1;
@@ -145,24 +189,27 @@ final class HashOrder {
     List<Term> keys() {
         List<Term> out = new ArrayList<>();
         for (int i = 0; i >= 0; i = nextSlot(i))
-            for (Node p = slots[i]; p != null; p = p.next) out.add(p.key);
+            for (Node p = slots[i]; p != null; p = p.next) if (!p.gone) out.add(p.key);
         return out;
     }
 
+    private static Node live(Node p) {
+        while (p != null && p.gone) p = p.next;
+        return p;
+    }
+
     Term first() {
-        for (int i = 0; i >= 0; i = nextSlot(i)) if (slots[i] != null) return slots[i].key;
+        for (int i = 0; i >= 0; i = nextSlot(i)) { Node n = live(slots[i]); if (n != null) return n.key; }
         return null;
     }
 
-    /** The key after {@code key} in walk order (null at the end; {@code key} is in the table). */
+    /** The key after {@code key} in walk order (null at the end; {@code key} is in the table or pseudo-deleted). */
     Term next(Term key) {
         int i = ix(hash(key));
-        for (Node p = slots[i]; p != null; p = p.next)
-            if (TermOrder.compareKeys(p.key, key) == 0) {
-                if (p.next != null) return p.next.key;
-                break;
-            }
-        for (i = nextSlot(i); i >= 0; i = nextSlot(i)) if (slots[i] != null) return slots[i].key;
+        Node at = find(slots[i], key);
+        Node n = at == null ? null : live(at.next);
+        if (n != null) return n.key;
+        for (i = nextSlot(i); i >= 0; i = nextSlot(i)) { n = live(slots[i]); if (n != null) return n.key; }
         return null;
     }
 
@@ -170,7 +217,7 @@ final class HashOrder {
     List<Term> slot(int i) {
         if (i >= nactive) return null;
         List<Term> out = new ArrayList<>();
-        for (Node p = slots[i]; p != null; p = p.next) out.add(0, p.key);
+        for (Node p = slots[i]; p != null; p = p.next) if (!p.gone) out.add(0, p.key);
         return out;
     }
 
