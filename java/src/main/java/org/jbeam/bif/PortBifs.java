@@ -70,10 +70,7 @@ public final class PortBifs implements BifModule {
             case "name" -> IoLists.stringToCharlist(pt.driverName);
             case "id" -> ESmall.of(pt.id.id);
             case "links" -> {
-                java.util.LinkedHashSet<Term> ls = new java.util.LinkedHashSet<>();
-                ls.add(pt.owner); // open_port links the owner
-                ls.addAll(pt.links);
-                yield ECons.of(new java.util.ArrayList<>(ls));
+                yield ECons.of(new java.util.ArrayList<Term>(pt.links));
             }
             case "input" -> ESmall.of(pt.driver == null ? 0 : pt.driver.bytesIn());
             case "output" -> ESmall.of(pt.driver == null ? 0 : pt.driver.bytesOut());

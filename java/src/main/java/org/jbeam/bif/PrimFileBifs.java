@@ -96,8 +96,9 @@ public final class PrimFileBifs implements BifModule {
                 default -> Posix.tuple(Posix.EINVAL);
             };
         }));
-        // The OS descriptor is not reachable from java.nio; sendfile falls back to read/send.
-        t.bif1(M, "get_handle_nif", (p, ref) -> withHandle(ref, h -> Posix.tuple(Posix.ENOTSUP)));
+        // As erts: the OS descriptor as a native int in a binary, for prim_inet:sendfile/4 (inet/Sendfile).
+        t.bif1(M, "get_handle_nif", (p, ref) -> withHandle(ref, h -> EBitString.of(new byte[] {
+                (byte) h.fd, (byte) (h.fd >>> 8), (byte) (h.fd >>> 16), (byte) (h.fd >>> 24)})));
         t.bif1(M, "read_handle_info_nif", (p, ref) -> withHandle(ref, FileInfo::ofHandle));
         t.bif3(M, "ipread_s32bu_p32bu_nif", (p, ref, off, max) -> withHandle(ref, h -> {
             checkNumbers(off, max);

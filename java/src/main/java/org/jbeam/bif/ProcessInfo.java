@@ -73,7 +73,12 @@ final class ProcessInfo {
             // Another process's queue is read without stopping it: exact while it waits or is
             // suspended, approximate while it runs (ErlProcess.queuedMessages).
             case "messages" -> ECons.of(q.queuedMessages());
-            case "links" -> { synchronized (q) { yield ECons.of(new ArrayList<Term>(q.links)); } }
+            case "links" -> {
+                ArrayList<Term> ls;
+                synchronized (q) { ls = new ArrayList<Term>(q.links); }
+                ls.addAll(q.vm.ports.linkedTo(q.pid));
+                yield ECons.of(ls);
+            }
             case "monitors" -> {
                 List<Term> l = new ArrayList<>();
                 // By name: {Name, Node} (as given); by pid: the pid. Ports show as {port, _}.

@@ -26,7 +26,7 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
     static final int MAGIC = 0x03f1a300;
     static final int REQ_OPEN = 1, REQ_CONNECT = 3, REQ_PEER = 4, REQ_NAME = 5, REQ_BIND = 6, REQ_SETOPTS = 7, REQ_GETOPTS = 8,
             REQ_GETSTAT = 11, REQ_GETHOSTNAME = 12, REQ_GETFD = 14, REQ_GETTYPE = 15, REQ_GETSTATUS = 16, REQ_SUBSCRIBE = 24,
-            REQ_ACCEPT = 26, REQ_LISTEN = 27, REQ_IGNOREFD = 28, TCP_REQ_RECV = 42, TCP_REQ_SHUTDOWN = 44;
+            REQ_ACCEPT = 26, REQ_LISTEN = 27, REQ_IGNOREFD = 28, TCP_REQ_RECV = 42, TCP_REQ_SHUTDOWN = 44, TCP_REQ_SENDFILE = 45;
 
     private record Accept(EPid caller, int ref, ScheduledFuture<?> timer) {}
 
@@ -41,6 +41,8 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
     @Override
     public synchronized Term control(ErlProcess caller, int op, byte[] d) {
         int cmd = op - MAGIC;
+        Term ifs = InetIfs.control(cmd);
+        if (ifs != null) return ifs;
         try {
             return switch (cmd) {
                 case REQ_OPEN -> open(d);
@@ -63,6 +65,7 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
                     yield a == null ? InetCodec.error("enotconn") : InetCodec.ok(InetCodec.encodeAddr(a));
                 }
                 case TCP_REQ_SHUTDOWN -> shutdown(d);
+                case TCP_REQ_SENDFILE -> startSendfile(caller, d);
                 case REQ_GETSTAT -> InetCodec.ok(stats(d));
                 case REQ_SUBSCRIBE -> InetCodec.ok((byte) 1, (byte) 0, (byte) 0, (byte) 0, (byte) 0);
                 case REQ_GETHOSTNAME -> InetCodec.ok(InetCodec.hostname());

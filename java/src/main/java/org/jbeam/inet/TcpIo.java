@@ -508,6 +508,7 @@ abstract class TcpIo implements SockPoll.Handler {
     }
 
     private void failSenders() {
+        if (sendfile != null) { vm.sendTo(sendfile.caller, Sendfile.failed(port.id, CLOSED)); sendfile = null; }
         releaseSenders(ETuple.of(ERROR, CLOSED));
         outQ.clear();
         outBytes = 0;
@@ -522,6 +523,43 @@ abstract class TcpIo implements SockPoll.Handler {
     }
 
     void flush() throws IOException {
+        do flushQueue(); while (sendfile != null && outQ.isEmpty() && ch != null && ch.isOpen() && refillSendfile());
+        if (outBytes <= LOW_WATERMARK && !waitingSenders.isEmpty()) releaseSenders(EAtom.OK);
+        if (outQ.isEmpty()) {
+            if (shutWrPending && ch != null && ch.isOpen()) { shutWrPending = false; writeShut = true; ch.shutdownOutput(); }
+            if (port.isClosed()) closeChannel();
+        }
+    }
+
+    /** The file:sendfile/5 in progress on this socket, or null (see {@link Sendfile}). */
+    private Sendfile sendfile;
+
+    /** TCP_REQ_SENDFILE: {ok, []} at once; the outcome arrives as a {sendfile, S, _} message. */
+    Term startSendfile(ErlProcess caller, byte[] d) {
+        if (!connected || closedDone || writeShut) return InetCodec.error("enotconn");
+        if (sendfile != null) return InetCodec.error("ealready");
+        Sendfile sf = Sendfile.parse(caller != null ? caller.pid : port.owner, d);
+        if (sf == null) return InetCodec.error("einval");
+        sendfile = sf;
+        flushNow();
+        return InetCodec.ok();
+    }
+
+    /** Queues the sendfile's next chunk; false when it has ended (its message sent). */
+    private boolean refillSendfile() {
+        long[] errno = new long[1];
+        ByteBuffer b = sendfile.next(errno);
+        if (b == null || !b.hasRemaining()) {
+            vm.sendTo(sendfile.caller, b == null ? Sendfile.failed(port.id, Sendfile.errnoName(errno[0])) : sendfile.done(port.id));
+            sendfile = null;
+            return false;
+        }
+        outQ.add(b);
+        outBytes += b.remaining();
+        return true;
+    }
+
+    private void flushQueue() throws IOException {
         // A header and its packet, or a burst of queued sends, go out in one gathering write (writev).
         ByteBuffer[] batch = null;
         while (!outQ.isEmpty() && ch != null && ch.isOpen()) {
@@ -539,11 +577,6 @@ abstract class TcpIo implements SockPoll.Handler {
             sendOct += n;
             while (!outQ.isEmpty() && !outQ.peek().hasRemaining()) outQ.poll();
             if (!outQ.isEmpty() && outQ.peek().position() > 0 || n == 0) break; // the socket is full
-        }
-        if (outBytes <= LOW_WATERMARK && !waitingSenders.isEmpty()) releaseSenders(EAtom.OK);
-        if (outQ.isEmpty()) {
-            if (shutWrPending && ch != null && ch.isOpen()) { shutWrPending = false; writeShut = true; ch.shutdownOutput(); }
-            if (port.isClosed()) closeChannel();
         }
     }
 

@@ -83,6 +83,8 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
     @Override
     public synchronized Term control(ErlProcess caller, int op, byte[] d) {
         int cmd = op - TcpInet.MAGIC;
+        Term ifs = InetIfs.control(cmd);
+        if (ifs != null) return ifs;
         try {
             return switch (cmd) {
                 case TcpInet.REQ_OPEN -> open(d);

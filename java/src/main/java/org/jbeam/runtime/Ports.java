@@ -26,7 +26,8 @@ public final class Ports {
         /** The driver behind a {spawn_driver, Name} port (null for fd ports). */
         public volatile Driver driver;
         public String driverName = "fd";
-        /** Processes other than the owner linked to this port (link/1): they get its exit signal. */
+        /** Processes linked to this port: the opener, later owners (port_connect links the new one, the old
+         *  stays until it unlinks) and link/1 callers. process_info(P, links) lists the port for each. */
         public final java.util.Set<EPid> links = ConcurrentHashMap.newKeySet();
         /** The reason the port is closing with (exit/2, driver exit), while its driver stops. */
         public volatile Term closeReason;
@@ -37,6 +38,7 @@ public final class Ports {
 
         Port(EPort id, EPid owner, OutputStream out, InputStream in, boolean binary, boolean eof) {
             this.id = id; this.owner = owner; this.out = out; this.in = in; this.binary = binary; this.eof = eof;
+            links.add(owner);
         }
 
         public boolean isClosed() { return closed; }
@@ -100,6 +102,7 @@ public final class Ports {
         EPid old = port.owner;
         port.owner = np;
         if (port.closed) return;
+        port.links.add(np);
         own(port, np);
         if (!old.equals(np)) disown(port, old);
     }
@@ -233,7 +236,7 @@ public final class Ports {
                 vm.logInternal(e);
             }
         }
-        if (signalOwner) vm.exitSignal(port.id, owner, reason, true);
+        if (signalOwner && port.links.contains(owner)) vm.exitSignal(port.id, owner, reason, true);
         for (ERef r : port.monitors.keySet()) {
             ErlProcess.Monitor w = port.monitors.remove(r); // remove, not clear: a racing monitor/3 sees whether it was answered
             if (w != null) vm.sendSignal(w.watcher(), new Signals.Down(r, ETuple.of(w.tag(), r, EAtom.of("port"), port.id, reason)));
@@ -241,6 +244,13 @@ public final class Ports {
         if (signalLinks) for (EPid l : port.links) if (!l.equals(port.owner)) vm.exitSignal(port.id, l, reason, true);
         port.links.clear();
         return true;
+    }
+
+    /** The open ports linked to {@code pid}, for process_info(P, links). */
+    public java.util.List<EPort> linkedTo(EPid pid) {
+        java.util.List<EPort> out = new java.util.ArrayList<>();
+        for (Port p : ports.values()) if (!p.closed && p.links.contains(pid)) out.add(p.id);
+        return out;
     }
 
     void closeOwnedBy(ErlProcess p) {
