@@ -69,8 +69,6 @@ public final class ErlangMiscBifs implements BifModule {
         t.bif2(E, "port_set_data", (p, port, d) -> { PortData.set(p.vm.ports.get(port), port, d); return EAtom.TRUE; });
         t.bif1(E, "port_get_data", (p, port) -> PortData.get(p.vm.ports.get(port), port));
         t.bif2(E, "process_display", (p, pid, type) -> EAtom.TRUE);
-        t.bif0(E, "system_monitor", p -> EAtom.UNDEFINED);
-        t.bif2(E, "system_monitor", (p, a, b) -> EAtom.UNDEFINED);
         t.bif0(E, "system_profile", p -> EAtom.UNDEFINED);
         ProcessControl.register(t);
         t.bif3(E, "send_nosuspend", (p, d, m, o) -> EAtom.of(ErlangProcessBifs.send3(p, d, m, o) == EAtom.OK));

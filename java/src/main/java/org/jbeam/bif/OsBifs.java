@@ -35,11 +35,17 @@ public final class OsBifs implements BifModule {
         // Signal handling options (sighup, sigterm… → handle|default|ignore): accepted; jbeam leaves
         // JVM signal handling in place (SIGTERM still ends the node).
         t.bif2("os", "set_signal", (p, sig, how) -> {
-            if (!(sig instanceof EAtom) || !(how instanceof EAtom)) throw ErlangException.badarg();
+            if (!(sig instanceof EAtom s) || !SIGNALS.contains(s.name)) throw ErlangException.badarg();
+            if (!(how instanceof EAtom h) || !(h.name.equals("handle") || h.name.equals("default") || h.name.equals("ignore")))
+                throw ErlangException.badarg("badopt", EAtom.of("erl_kernel_errors"));
             return EAtom.OK;
         });
         t.bif0("os", "getpid", p -> IoLists.stringToCharlist(Long.toString(ProcessHandle.current().pid())));
     }
+
+    /** The signals erts lets os:set_signal/2 change. */
+    private static final java.util.Set<String> SIGNALS = java.util.Set.of("sighup", "sigquit", "sigabrt", "sigalrm", "sigterm",
+            "sigusr1", "sigusr2", "sigchld", "sigstop", "sigtstp");
 
     /** A flat character list without NUL (C strings underneath, as in erts); badarg otherwise. */
     private static String name(Term t) {

@@ -25,6 +25,7 @@ public final class Exceptions {
     public static final int BACKTRACE_DEPTH = 8;
 
     private static final EAtom ERL_ERTS_ERRORS = EAtom.of("erl_erts_errors"), ERL_STDLIB_ERRORS = EAtom.of("erl_stdlib_errors"),
+            ERL_KERNEL_ERRORS = EAtom.of("erl_kernel_errors"),
             MODULE = EAtom.of("module");
 
     /** Unwinds to a handler; returns its pc, or -1 when the process exited. */
@@ -163,6 +164,7 @@ public final class Exceptions {
         // counters and persistent_term); the BIFs of stdlib's modules by erl_stdlib_errors.
         EAtom handler = switch (module.name) {
             case "erlang", "erts_internal", "atomics", "counters", "persistent_term" -> ERL_ERTS_ERRORS;
+            case "os" -> ERL_KERNEL_ERRORS;
             default -> ERL_STDLIB_ERRORS;
         };
         return ECons.of(ETuple.of(EAtom.ERROR_INFO, EMap.of(new Term[] {MODULE}, new Term[] {handler})));
