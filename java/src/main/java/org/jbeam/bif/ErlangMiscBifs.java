@@ -57,8 +57,8 @@ public final class ErlangMiscBifs implements BifModule {
         t.bif1(E, "memory", (p, what) -> Memory.item(what));
         t.bif3(E, "is_builtin", (p, m, f, a) -> {
             if (!(m instanceof EAtom ma) || !(f instanceof EAtom fa) || !(a instanceof ESmall ar)) throw ErlangException.badarg();
-            BifTable.Entry e = p.vm.bifs.lookup(ma, fa, (int) ar.value);
-            return EAtom.of(e != null && ma == EAtom.ERLANG);
+            // erts' BIFs, not jbeam's natives (many Erlang functions have a Java body here).
+            return EAtom.of(ErtsBifs.NAMES.contains(ma.name + ' ' + fa.name + ' ' + ar.value));
         });
         t.bif1(E, "bump_reductions", (p, n) -> EAtom.TRUE);
         t.bif1(E, "dt_spread_tag", (p, b) -> ENil.NIL);
