@@ -272,7 +272,9 @@ public final class FileIo {
     /** Synchronous writes that tripped the guard (-Djbeam.io.stats prints it). */
     public static final java.util.concurrent.atomic.LongAdder SLOW_WRITES = new java.util.concurrent.atomic.LongAdder();
     /** Tests: forget a slow write seen earlier (the guard is VM-wide, and a loaded machine trips it). */
-    static void clearSlowWriteGuard() { syncOffUntil = System.nanoTime(); }
+    static void clearSlowWriteGuard() { syncOffUntil = System.nanoTime(); WriteChoice.reset(); }
+    /** -Djbeam.io.stats: how {@link WriteChoice} split the writes it measures. */
+    public static String writeChoiceStats() { return WriteChoice.stats(); }
     /** Heap writes are critical downcalls (no copy, but the GC waits for them): -Djbeam.io.heapwrite. */
     private static final boolean HEAP_WRITE = !"false".equals(System.getProperty("jbeam.io.heapwrite"));
 
@@ -291,10 +293,17 @@ public final class FileIo {
             this.total = total;
         }
 
+        /** nanoTime when a write that {@link WriteChoice} measures was sent to the ring; 0 if not measured. */
+        long ringStart;
+
         @Override boolean fast() {
             // O_SYNC ([sync] mode) writes wait for the device: always the ring.
-            if (total > SYNC_WRITE || h.has(FileHandle.SYNC) || System.nanoTime() - syncOffUntil < 0 || !h.isRegular()) return false;
+            if (total > SYNC_WRITE || h.has(FileHandle.SYNC) || !h.isRegular()) return false;
             long t0 = System.nanoTime(), r;
+            if (t0 - syncOffUntil < 0 || !WriteChoice.sync(total)) {
+                if (WriteChoice.measured(total)) ringStart = t0;
+                return false;
+            }
             if (HEAP_WRITE && parts.length == 1) {
                 EBitString b = parts[0];
                 r = LibcFiles.writeHeap(h.fd, b.array(), b.arrayOffset(), b.byteSize(), offset);
@@ -307,6 +316,7 @@ public final class FileIo {
             }
             long t = System.nanoTime();
             if (t - t0 > SLOW_NANOS) { syncOffUntil = t + 1_000_000_000L; SLOW_WRITES.increment(); }
+            if (r == total && WriteChoice.measured(total)) WriteChoice.record(true, t - t0, total);
             if (r < 0 && r != -Errno.EINTR && r != -Errno.EAGAIN) { finish(error((int) r)); return true; }
             if (r > 0) written = r;
             if (written == total) { finish(EAtom.OK); return true; }
@@ -341,6 +351,7 @@ public final class FileIo {
             sent += res;
             written += res;
             if (sent < filled || part < parts.length) { next(); return null; }
+            if (ringStart != 0) WriteChoice.record(false, System.nanoTime() - ringStart, total);
             return EAtom.OK;
         }
     }
