@@ -43,7 +43,7 @@ typedef struct jb_binbuf { long refc; size_t size; unsigned char data[]; } jb_bi
 typedef struct jb_resource {
     long refc; ErlNifResourceType *type; size_t size;
     long monitors;              /* monitors ever created from it: 0 = no need to ask Java to drop any */
-    uint64_t java_id;           /* Java's id of its resource term (NifResources), 0 = none yet; only Java touches it */
+    uint64_t java_id;           /* 1 + the slot of its resource term (NifResources), 0 = none yet; only Java touches it */
     uint64_t pad;               /* keeps data 16-byte aligned */
     unsigned char data[];
 } jb_resource;

@@ -1,6 +1,7 @@
 /* Resource types and objects. A resource is refcounted: enif_alloc_resource gives one reference,
  * each env whose terms point at it holds one until cleared, and Java holds one per resource term
- * it decoded (released by a Cleaner). The destructor runs when the count reaches zero.
+ * it decoded (released by NifResources' release thread once the term is unreachable, ADR 0048).
+ * The destructor runs when the count reaches zero.
  * Process monitors (enif_monitor_process) are kept by Java (NifMonitors): the target's exit calls
  * jbeam_resource_down, which runs the type's down callback if the resource is still alive; a
  * resource being destructed first has Java drop its monitors. Monitors do not keep a resource

@@ -9,8 +9,8 @@ import org.jbeam.runtime.ErlProcess;
 
 /**
  * Makes resource destructors prompt (ADR 0018). A resource that only Java terms hold is released
- * by the {@link java.lang.ref.Cleaner} of its ERef, which runs only after a garbage collection
- * finds the ERef unreachable; with little allocation that may be never, while erts releases a
+ * by NifResources' release thread once a garbage collection has found its term unreachable
+ * (ADR 0048); with little allocation that may be never, while erts releases a
  * dead process's resources when it exits. So each resource term a NIF returns is counted against
  * the calling process (its {@link Holder}); when a process exits still counted for live ones,
  * they become orphans: possibly unreachable now, possibly handed to someone else. While orphans
@@ -28,7 +28,7 @@ public final class NifReaper {
     private static final long BATCH_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long BYTES = Long.getLong("jbeam.nif.reapBytes", 64L << 20);
 
-    /** The live resource terms a process received from NIFs (counted until their Cleaner runs). */
+    /** The live resource terms a process received from NIFs (counted until their release). */
     static final class Holder {
         private long live;
         private boolean exited;
@@ -67,7 +67,7 @@ public final class NifReaper {
         if (LIVE_BYTES.addAndGet(bytes) - baseline > BYTES) request();
     }
 
-    /** A resource term's reference was released (its Cleaner ran). */
+    /** A resource term's reference was released (NifResources' release thread). */
     static void dropped(Holder h, long bytes) {
         LIVE_BYTES.addAndGet(-bytes);
         if (h != null) synchronized (h) {

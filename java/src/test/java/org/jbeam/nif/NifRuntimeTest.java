@@ -99,6 +99,21 @@ class NifRuntimeTest {
         assertEquals(want, ((ESmall) call("dtor_count")).value);
     }
 
+    @Test void resourcesCopiedOutAreFoundByValue() {
+        ERef r = (ERef) call("make_res", ESmall.of(77));
+        int[] ids = r.ids();
+        // an equal but distinct ERef stands for the resource only once the resource left by value
+        // (term_to_binary, ref_to_list): resource terms made and dropped are in no id table (ADR 0048)
+        assertFalse(NifResources.isResource(new ERef(r.node, r.creation, ids)));
+        byte[] ext = org.jbeam.etf.TermEncoder.encode(r);
+        ERef back = (ERef) org.jbeam.etf.TermDecoder.decode(ext, 0, ext.length);
+        assertNotSame(r, back);
+        assertEquals(r, back);
+        assertTrue(NifResources.isResource(back));
+        assertEquals(ESmall.of(77), call("get_res", back));
+        assertSame(r, call("echo", back));   // crosses back as the live resource term itself
+    }
+
     @Test void selfAndSend() {
         EPid pid = new EPid(EAtom.NONODE, 4711, 0, 0);
         ErlProcess proc = new ErlProcess(null, pid);
