@@ -104,23 +104,63 @@ public final class JitSupport {
         for (FuncInfo f : m.functions) compileNow(c, f);
     }
 
+    /**
+     * Functions longer than this (loaded instructions) compile on the background thread
+     * {@code jbeam-jit} while their callers go on interpreting: generating and defining the class of
+     * a big function takes far longer than running it (beam_validator:vi/2, 2,791 BEAM
+     * instructions, took 11.8 s at load 15 while compiling lists.erl), and on the spot that time
+     * stalled a scheduler thread and every process queued on it. Small functions, the common hot
+     * ones, still compile on the spot, so the next call already runs compiled.
+     */
+    static final int BACKGROUND_SIZE = Integer.getInteger("jbeam.jit.backgroundSize", 800);
+
+    private static final java.util.concurrent.ExecutorService BACKGROUND = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "jbeam-jit");
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        return t;
+    });
+
     private static void compileNow(Compiler c, FuncInfo f) {
+        if (f.end - f.start > BACKGROUND_SIZE && !EAGER) {
+            synchronized (f) {
+                if (f.jitState != 0) return;
+                f.jitState = 3; // queued: no more requests
+            }
+            BACKGROUND.execute(() -> compileQueued(c, f));
+            return;
+        }
         synchronized (f) {
             if (f.jitState != 0) return;
-            f.jitState = 2; // failed, unless installed below
-            CompiledFunction cf;
-            long t0 = DEBUG ? System.nanoTime() : 0;
-            try {
-                cf = c.compile(f, LOOKUP);
-            } catch (RuntimeException | LinkageError e) {
-                if (Boolean.getBoolean("jbeam.debug")) e.printStackTrace();
-                cf = null;
-            }
-            if (DEBUG) System.err.println("jit: " + f + (cf == null ? " not compilable" : " compiled") + " in " + (System.nanoTime() - t0) / 1000 + " us");
-            if (cf == null) return;
-            install(f, cf);
-            f.jitState = 1;
+            compileLocked(c, f);
         }
+    }
+
+    private static void compileQueued(Compiler c, FuncInfo f) {
+        try {
+            synchronized (f) {
+                if (f.jitState == 3) compileLocked(c, f);
+            }
+        } catch (Throwable t) {
+            f.jitState = 2;
+            if (DEBUG) { System.err.println("jit: " + f + " failed in the background: " + t); t.printStackTrace(); }
+        }
+    }
+
+    private static void compileLocked(Compiler c, FuncInfo f) {
+        f.jitState = 2; // failed, unless installed below
+        CompiledFunction cf;
+        long t0 = DEBUG ? System.nanoTime() : 0;
+        try {
+            cf = c.compile(f, LOOKUP);
+        } catch (RuntimeException | LinkageError e) {
+            if (Boolean.getBoolean("jbeam.debug")) e.printStackTrace();
+            cf = null;
+        }
+        if (DEBUG) System.err.println("jit: " + f + (cf == null ? " not compilable" : " compiled") + " in " + (System.nanoTime() - t0) / 1000 + " us");
+        if (cf == null) return;
+        install(f, cf);
+        f.jitState = 1;
     }
 
     /**
