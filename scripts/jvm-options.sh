@@ -34,6 +34,10 @@ JBEAM_JVM_OPTS=(
   -XX:CompileCommand=MaxNodeLimit,java.lang.invoke.MethodType::methodType,2000
   # Rare paths of the interpreter loop whose outcome changes after boot, kept out of its compile (ADR 0043).
   -XX:CompileCommand=dontinline,org.jbeam.interp.JitSupport::hotCall
+  # A compiled function's return (54 bytes of bytecode): C1 and C2 left it a call at some return
+  # sites of compiled functions ("callee is too large", "too big": over MaxInlineSize where the
+  # site's profile count looked low), a call per Erlang return in fib/1 (ADR 0050).
+  -XX:CompileCommand=inline,org.jbeam.interp.Interpreter::doReturn
   # A NIF call from compiled Erlang is inlined into the caller whole, down to the downcall (ADR 0031):
   # C2 refuses to inline a callee it has already compiled on its own into more than InlineSmallCode
   # bytes, and whether these had been depended on what ran first.

@@ -11,6 +11,9 @@ public abstract class CompiledFunction {
     /** The instructions the compiled entries replaced, in {@link #entries}' order (to go back to interpreting). */
     public org.jbeam.code.Instr[] replaced;
 
+    /** Priming calls made so far (JitSupport.prime, ADR 0050). */
+    int primes;
+
     protected CompiledFunction(int[] entries) { this.entries = entries; }
 
     /**

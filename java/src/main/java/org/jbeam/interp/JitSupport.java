@@ -215,12 +215,47 @@ public final class JitSupport {
         return pc >= 0 && nesting < max && code[pc].op == Ops.JIT_ENTER ? 1 : 0;
     }
 
+    /**
+     * 1 when the interpreter is still in the compiled function's own module ({@code it.mod}), else
+     * 0: the test before a compiled function's dispatch switch and its "still here" jumps. Inline,
+     * a compare that had only seen the own module was a trap when C2 compiled the function before
+     * its first return to another module (the end of a body-recursive call such as fib/1: ADR 0050).
+     */
+    public static int inModule(BeamModule current, BeamModule own) { return current == own ? 1 : 0; }
+
+    /** Priming calls per compiled function (org.jbeam.jit.LoopPrime): enough for C2's normal-compile thresholds. */
+    static final int PRIME_LIMIT = 1 << 16;
+
+    /**
+     * A self call of a compiled function (every eighth): counts one invocation of its {@code run}
+     * (a call with pc -1, which returns at once) until {@link #PRIME_LIMIT}, then nothing, so the
+     * steady state pays a field test (ADR 0050).
+     */
+    public static void prime(CompiledFunction f, Interpreter it) {
+        if (f.primes < PRIME_LIMIT) {
+            f.primes++;
+            f.run(it, -1);
+        }
+    }
+
+    /** A function for the initialiser's training calls. */
+    private static final class Trivial extends CompiledFunction {
+        Trivial() { super(new int[0]); }
+        @Override public int run(Interpreter it, int pc) { return pc; }
+    }
+
     static {
         Instr[] code = {new Instr(Ops.JIT_ENTER), new Instr(Ops.MOVE_XX)};
+        BeamModule[] mods = {new BeamModule(EAtom.of("jit_a")), new BeamModule(EAtom.of("jit_b"))};
+        CompiledFunction[] fs = {new Trivial(), new Trivial()};
+        fs[1].primes = PRIME_LIMIT;
         int sink = 0;
         for (int i = 0; i < 30_000; i++) {
             int pc = switch (i % 5) { case 0 -> Interpreter.LEAVE; case 1 -> 1; default -> 0; };
             sink += direct(code, pc, i % 7 == 0 ? 64 : 3, 64);
+            sink += inModule(mods[i % 3 == 0 ? 1 : 0], mods[0]);
+            prime(fs[i & 1], null);
+            fs[0].primes = 0;
         }
         if (sink == 42) System.out.print("");
     }

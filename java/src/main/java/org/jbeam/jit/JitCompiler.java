@@ -195,6 +195,15 @@ public final class JitCompiler implements JitSupport.Compiler {
         boolean inside(int pc) { return pc >= lo && pc < hi; }
 
         void emit() {
+            if (primes()) {
+                // A priming call (LoopPrime): counted as an invocation, returns at once. A switch,
+                // not a compare: no branch profile for C2 to turn into a trap.
+                Label real = c.newLabel(), primed = c.newLabel();
+                c.iload(PC); c.lookupswitch(real, List.of(SwitchCase.of(LoopPrime.PC, primed)));
+                c.labelBinding(primed);
+                c.iload(PC); c.ireturn();
+                c.labelBinding(real);
+            }
             c.aload(IT); c.getfield(CD_INTERP, "x", CD_TERMS); c.astore(X);
             c.aload(IT); c.getfield(CD_INTERP, "fr", CD_double.arrayType()); c.astore(FR);
             c.iconst_0(); c.istore(CUR);
@@ -204,9 +213,10 @@ public final class JitCompiler implements JitSupport.Compiler {
             // dispatch: stay in compiled code only for pcs of this function in this module.
             c.labelBinding(dispatch);
             Label out = c.newLabel();
-            c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE);
-            data.load(c, f.module, CD_MODULE);
-            c.if_acmpne(out);
+            Label here = c.newLabel();
+            inModule();
+            c.lookupswitch(out, List.of(SwitchCase.of(1, here)));
+            c.labelBinding(here);
             List<SwitchCase> cases = new ArrayList<>();
             for (int pc = lo; pc < hi; pc++) cases.add(SwitchCase.of(pc, at(pc)));
             c.iload(PC);
@@ -247,13 +257,23 @@ public final class JitCompiler implements JitSupport.Compiler {
             c.lookupswitch(dispatch, List.of(SwitchCase.of(Integer.MIN_VALUE, leave)));
         }
 
+        /** 1 on the stack when {@code it.mod} is this function's module, else 0 (JitSupport.inModule). */
+        void inModule() {
+            c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE);
+            data.load(c, f.module, CD_MODULE);
+            c.invokestatic(CD_SUPPORT, "inModule", MethodTypeDesc.of(CD_int, CD_MODULE, CD_MODULE));
+        }
+
         /** Jumps to {@code next} when the pc in PC is it and the interpreter is still in this module. */
         void jumpIfStillHere(int next) {
             if (!inside(next)) return;
             Label slow = c.newLabel(), same = c.newLabel();
             c.iload(PC); c.lookupswitch(slow, List.of(SwitchCase.of(next, same)));
             c.labelBinding(same);
-            c.aload(IT); c.getfield(CD_INTERP, "mod", CD_MODULE); data.load(c, f.module, CD_MODULE); c.if_acmpne(slow);
+            Label here = c.newLabel();
+            inModule();
+            c.lookupswitch(slow, List.of(SwitchCase.of(1, here)));
+            c.labelBinding(here);
             c.goto_(at(next));
             c.labelBinding(slow);
         }
@@ -514,8 +534,14 @@ public final class JitCompiler implements JitSupport.Compiler {
             } else if (!inside(target) && DirectCall.ENABLED && f.module.functionAt(target) != f) {
                 c.loadConstant(target); c.istore(PC);
                 DirectCall.tail(this);
-            } else jump(target);
+            } else {
+                if (inside(target) && primes()) LoopPrime.emit(this);
+                jump(target);
+            }
         }
+
+        /** Whether this method counts its self calls as invocations (LoopPrime): a whole-function method. */
+        boolean primes() { return LoopPrime.ENABLED && lo == f.start && hi == f.end; }
 
         /** {@code it.p.catches += delta} */
         void catches(int delta) {

@@ -119,4 +119,29 @@ class BranchesTest {
         assertEquals(0, JitSupport.direct(code, 1, 0, 64), "callee interpreted");
         assertEquals(0, JitSupport.direct(code, Interpreter.LEAVE, 0, 64), "LEAVE is returned, not run");
     }
+
+    /** ADR 0050: the module test before a compiled function's dispatch, and priming up to its limit. */
+    @Test
+    void moduleTestAndPriming() {
+        org.jbeam.code.BeamModule a = new org.jbeam.code.BeamModule(EAtom.of("branches_a")),
+                b = new org.jbeam.code.BeamModule(EAtom.of("branches_b"));
+        assertEquals(1, JitSupport.inModule(a, a));
+        assertEquals(0, JitSupport.inModule(b, a));
+        int[] calls = {0};
+        CompiledFunction f = new CompiledFunction(new int[0]) {
+            @Override public int run(Interpreter it, int pc) { assertEquals(-1, pc); calls[0]++; return pc; }
+        };
+        for (int i = 0; i < JitSupport.PRIME_LIMIT + 10; i++) JitSupport.prime(f, null);
+        assertEquals(JitSupport.PRIME_LIMIT, calls[0], "primes stop at the limit");
+    }
+
+    /** ADR 0050: ESmall.of's one-test range check caches exactly -256..1023 and keeps every value. */
+    @Test
+    void smallIntegerCacheBounds() {
+        for (long v : new long[] {-256, -1, 0, 1, 1023}) assertSame(ESmall.of(v), ESmall.of(v), "cached " + v);
+        for (long v : new long[] {-257, 1024, 1279, 1280, Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE - 255, Long.MIN_VALUE + 255}) {
+            assertNotSame(ESmall.of(v), ESmall.of(v), "not cached " + v);
+            assertEquals(v, ESmall.of(v).value);
+        }
+    }
 }
