@@ -1,0 +1,97 @@
+package org.jbeam.interp;
+
+import static org.jbeam.loader.Opcodes.*;
+
+import org.jbeam.code.Instr;
+import org.jbeam.term.Term;
+
+/**
+ * The receive instructions as one small static method each (ADR 0047): loop_rec, loop_rec_end,
+ * wait, wait_timeout and the receive markers. The bytecode tier calls these directly, and the
+ * interpreter loop reaches them through {@link #execute}, a switch over the receive instructions
+ * only. Before, both went through {@code SlowOps.execute} (35 kB of code, every rare instruction
+ * of the VM): a gen_server:call ran some 13 instructions through it, so the call/receive path
+ * waited for C2 to compile that whole method, and a branch there that a program took for the
+ * first time threw all of it away. Each helper here is a few dozen bytes that C2 inlines into the
+ * compiled Erlang function calling it, with a profile of the receive path only.
+ *
+ * <p>Helpers that decide where to go return the next pc ({@link Interpreter#LEAVE} to leave),
+ * which compiled code tests with a switch (no per-case profile, so no trap on a first outcome,
+ * ADR 0043). remove_message and timeout are {@link Messaging}'s own methods.
+ */
+final class Receive {
+    private Receive() {}
+
+    private static int leave(Interpreter it, int outcome) {
+        it.leaveOutcome = outcome;
+        return Interpreter.LEAVE;
+    }
+
+    /** loop_rec: the current message into {@code dst} and on to {@code next}; none: {@code empty}. */
+    static int loopRec(Interpreter it, int dst, int empty, int next) {
+        Term m = Messaging.peek(it);
+        if (m == null) return noMessage(it, empty);
+        it.put(dst, m);
+        return next;
+    }
+
+    /** No message to examine: wait at {@code empty}, or leave if the process was killed meanwhile. */
+    private static int noMessage(Interpreter it, int empty) {
+        return it.p.exitReason != null ? leave(it, it.exit(it.p.exitReason)) : empty;
+    }
+
+    /** loop_rec_end: step past the message, back to loop_rec (leaving when the slice ran out). */
+    static int loopRecEnd(Interpreter it, int loop) {
+        it.p.mailbox.advance();
+        if (--it.reds <= 0) return leave(it, it.suspend(loop, 0, Interpreter.YIELDED));
+        return loop;
+    }
+
+    /** wait: suspend until a message arrives, resuming at {@code loop}. */
+    static int waitForever(Interpreter it, int loop) {
+        return leave(it, it.suspend(loop, 0, Interpreter.WAITING));
+    }
+
+    /**
+     * wait_timeout: suspend (LEAVE), back to {@code loop} (new messages), or on to {@code next}
+     * (the timeout instruction) when timed out. A switch, not compares: a compare that had never
+     * seen a timeout was a trap at a program's first receive timeout (JFR "unstable_if", ADR 0043).
+     */
+    static int waitTimeout(Interpreter it, int loop, int operand, int next) {
+        return switch (Messaging.waitTimeout(it, operand)) {
+            case Messaging.WAIT -> leave(it, it.suspend(loop, 0, Interpreter.WAITING));
+            case Messaging.RETRY -> loop;
+            default -> next;
+        };
+    }
+
+    static void reserveMarker(Interpreter it, int dst) { it.put(dst, Messaging.reserveMarker(it)); }
+
+    static void bindMarker(Interpreter it, int marker, int ref) { Messaging.bindMarker(it, it.get(marker), it.get(ref)); }
+
+    static void useMarker(Interpreter it, int ref) { Messaging.useMarker(it, it.get(ref)); }
+
+    static void clearMarker(Interpreter it, int ref) { Messaging.clearMarker(it, it.get(ref)); }
+
+    /**
+     * The interpreter loop's case for every receive instruction ({@code pc} is already the next
+     * instruction's). Small on purpose: an interpreted receive no longer waits for (or
+     * deoptimises with) SlowOps.execute.
+     */
+    static int execute(Interpreter it, Instr in, int pc) {
+        switch (in.op) {
+            case LOOP_REC -> { return loopRec(it, in.d, in.a, pc); }
+            case LOOP_REC_END -> { return loopRecEnd(it, in.a); }
+            case REMOVE_MESSAGE -> Messaging.removeMessage(it);
+            case TIMEOUT -> Messaging.timeout(it);
+            case WAIT -> { return waitForever(it, in.a); }
+            case WAIT_TIMEOUT -> { return waitTimeout(it, in.a, in.b, pc); }
+            case RECV_MARKER_RESERVE -> reserveMarker(it, in.d);
+            case RECV_MARKER_BIND -> bindMarker(it, in.a, in.b);
+            case RECV_MARKER_USE -> useMarker(it, in.a);
+            case RECV_MARKER_CLEAR -> clearMarker(it, in.a);
+            default -> throw new IllegalStateException("not a receive instruction: " + in.op);
+        }
+        return pc;
+    }
+}
