@@ -7,7 +7,8 @@ import org.jbeam.term.Term;
 
 /**
  * The receive instructions as one small static method each (ADR 0047): loop_rec, loop_rec_end,
- * wait, wait_timeout and the receive markers. The bytecode tier calls these directly, and the
+ * wait, wait_timeout and the receive markers (and, for compiled code, send and catch_end, the
+ * other two instructions of a gen_server:call that went through SlowOps). The bytecode tier calls these directly, and the
  * interpreter loop reaches them through {@link #execute}, a switch over the receive instructions
  * only. Before, both went through {@code SlowOps.execute} (35 kB of code, every rare instruction
  * of the VM): a gen_server:call ran some 13 instructions through it, so the call/receive path
@@ -63,6 +64,22 @@ final class Receive {
             case Messaging.RETRY -> loop;
             default -> next;
         };
+    }
+
+    /** send (x0 ! x1, the result in x0), leaving when the slice ran out; else on to {@code next}. */
+    static int send(Interpreter it, int next) {
+        Term[] x = it.x;
+        Messaging.send(it, x[0], x[1]);
+        x[0] = x[1];
+        if (--it.reds <= 0) return leave(it, it.suspend(next, 1, Interpreter.YIELDED));
+        return next;
+    }
+
+    /** catch_end: the catch's y register freed, an exception in x0..x3 turned into catch's value. */
+    static void catchEnd(Interpreter it, int y) {
+        it.put(y, org.jbeam.term.ENil.NIL);
+        it.p.catches--;
+        Exceptions.catchEnd(it);
     }
 
     static void reserveMarker(Interpreter it, int dst) { it.put(dst, Messaging.reserveMarker(it)); }

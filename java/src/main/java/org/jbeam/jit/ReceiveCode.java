@@ -15,7 +15,8 @@ import org.jbeam.code.Instr;
 import org.jbeam.jit.JitCompiler.Body;
 
 /**
- * The receive instructions in compiled functions (ADR 0047): each one a call of its small
+ * The receive instructions in compiled functions, and send and catch_end (ADR 0047): each one a
+ * call of its small
  * {@code Receive} helper with the operands as constants, then a switch on the returned pc with
  * the targets the instruction can have (and LEAVE) as cases, so that a receive continues with a
  * direct jump. Before, each called {@code SlowOps.execute} (35 kB, every rare instruction of the
@@ -53,6 +54,12 @@ final class ReceiveCode {
                 e.call(CD_RECEIVE, "waitTimeout", CD_int, CD_INTERP, CD_int, CD_int, CD_int);
                 branch(b, next, in.a);
             }
+            case SEND -> {
+                c.aload(Body.IT); c.loadConstant(next);
+                e.call(CD_RECEIVE, "send", CD_int, CD_INTERP, CD_int);
+                branch(b, next);
+            }
+            case CATCH_END -> marker(b, next, "catchEnd", in.d);
             case REMOVE_MESSAGE -> { c.aload(Body.IT); e.call(CD_MESSAGING, "removeMessage", CD_void, CD_INTERP); b.jump(next); }
             case TIMEOUT -> { c.aload(Body.IT); e.call(CD_MESSAGING, "timeout", CD_void, CD_INTERP); b.jump(next); }
             case RECV_MARKER_RESERVE -> marker(b, next, "reserveMarker", in.d);
@@ -64,7 +71,7 @@ final class ReceiveCode {
         return true;
     }
 
-    /** {@code Receive.name(it, operands...)}, then on to the next instruction. */
+    /** {@code Receive.name(it, operands...)} (a void helper), then on to the next instruction. */
     private static void marker(Body b, int next, String name, int... operands) {
         b.c.aload(Body.IT);
         ClassDesc[] params = new ClassDesc[1 + operands.length];
