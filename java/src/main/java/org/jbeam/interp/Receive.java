@@ -7,8 +7,8 @@ import org.jbeam.term.Term;
 
 /**
  * The receive instructions as one small static method each (ADR 0047): loop_rec, loop_rec_end,
- * wait, wait_timeout and the receive markers (and, for compiled code, send and catch_end, the
- * other two instructions of a gen_server:call that went through SlowOps). The bytecode tier calls these directly, and the
+ * wait, wait_timeout and the receive markers, and send and catch_end (the other two instructions
+ * of a gen_server:call that went through SlowOps; apply, the third, is a call). The bytecode tier calls these directly, and the
  * interpreter loop reaches them through {@link #execute}, a switch over the receive instructions
  * only. Before, both went through {@code SlowOps.execute} (35 kB of code, every rare instruction
  * of the VM): a gen_server:call ran some 13 instructions through it, so the call/receive path
@@ -91,8 +91,8 @@ final class Receive {
     static void clearMarker(Interpreter it, int ref) { Messaging.clearMarker(it, it.get(ref)); }
 
     /**
-     * The interpreter loop's case for every receive instruction ({@code pc} is already the next
-     * instruction's). Small on purpose: an interpreted receive no longer waits for (or
+     * The interpreter loop's case for every receive instruction, send and catch_end ({@code pc}
+     * is already the next instruction's). Small on purpose: an interpreted receive no longer waits for (or
      * deoptimises with) SlowOps.execute.
      */
     static int execute(Interpreter it, Instr in, int pc) {
@@ -103,6 +103,8 @@ final class Receive {
             case TIMEOUT -> Messaging.timeout(it);
             case WAIT -> { return waitForever(it, in.a); }
             case WAIT_TIMEOUT -> { return waitTimeout(it, in.a, in.b, pc); }
+            case SEND -> { return send(it, pc); }
+            case CATCH_END -> catchEnd(it, in.d);
             case RECV_MARKER_RESERVE -> reserveMarker(it, in.d);
             case RECV_MARKER_BIND -> bindMarker(it, in.a, in.b);
             case RECV_MARKER_USE -> useMarker(it, in.a);

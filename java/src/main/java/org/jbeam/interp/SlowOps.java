@@ -128,7 +128,6 @@ final class SlowOps {
                 it.put(in.d, tag);
                 it.p.catches++;
             }
-            case CATCH_END -> { Interpreter.pin(); it.put(in.d, ENil.NIL); it.p.catches--; Exceptions.catchEnd(it); }
             case TRY_END -> { Interpreter.pin(); it.put(in.d, ENil.NIL); it.p.catches--; }
             case TRY_CASE -> { Interpreter.pin(); it.put(in.d, ENil.NIL); it.p.catches--; Exceptions.tryCase(it); }
             case RAISE -> { Interpreter.pin(); Exceptions.raise(it.get(in.a), it.get(in.b)); }
@@ -148,13 +147,8 @@ final class SlowOps {
                 for (int i = 0; i < free.length; i++) free[i] = it.get(srcs[i]);
                 it.put(in.d, it.makeFun(it.mod.funs[in.b], free));
             }
-            case SEND -> { Interpreter.pin();
-                Messaging.send(it, x[0], x[1]);
-                x[0] = x[1];
-                if (--it.reds <= 0) return leave(it, it.suspend(pc, 1, Interpreter.YIELDED));
-            }
             case LOOP_REC, LOOP_REC_END, REMOVE_MESSAGE, TIMEOUT, WAIT, WAIT_TIMEOUT, RECV_MARKER_RESERVE,
-                 RECV_MARKER_BIND, RECV_MARKER_USE, RECV_MARKER_CLEAR -> {
+                 RECV_MARKER_BIND, RECV_MARKER_USE, RECV_MARKER_CLEAR, SEND, CATCH_END -> {
                 // Not reached from the loop or compiled code (they call Receive directly, ADR 0047).
                 Interpreter.pin(); return Receive.execute(it, in, pc);
             }
