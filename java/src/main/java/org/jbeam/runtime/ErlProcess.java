@@ -142,10 +142,10 @@ public final class ErlProcess {
      * a small fixed array, made on a process's first bind; a bind with every slot taken reuses
      * the oldest binding. A marker only lets a receive skip messages older than its reference,
      * so a recycled one costs at most a scan from the start of the queue, never a wrong match.
-     * Every path is the same short loop. Before (ADR 0043), one slot served a call and a map
-     * the rest: a gen_server:call that timed out leaves its marker bound (OTP's timeout path
-     * has no recv_marker_clear), so every later call of that process went to the map, and the
-     * map kept one entry per timed-out call for the life of the process.
+     * Before (ADR 0043), one slot served a call and a map the rest: a receive left between its
+     * bind and its clear (an exception in between, e.g. a send to an unregistered name) kept
+     * the slot, every later call of that process went to the map, and the map kept one entry
+     * per such receive for the life of the process.
      */
     static final int MARKERS = 8;
     private Term[] markerRefs;
@@ -161,17 +161,24 @@ public final class ErlProcess {
             markerPos = new Object[MARKERS];
             markerAge = new int[MARKERS];
         }
-        int slot = -1;
-        for (int i = 0; i < MARKERS; i++) {
-            Term r = refs[i];
-            if (r == null) { if (slot < 0) slot = i; }
-            else if (sameRef(r, ref)) { slot = i; break; } // rebinding replaces
-        }
-        if (slot < 0) slot = oldestMarker();
+        // A call binds, uses and clears its marker: the slot the last one used is free again,
+        // without a loop. A loop here, inlined into compiled gen:do_call, was a "profile_predicate"
+        // trap there (JFR) whenever the slots were used in an order the profile had not seen.
+        int slot = refs[markerLast] == null ? markerLast : freeMarker(refs);
         refs[slot] = ref;
         markerPos[slot] = pos;
         markerAge[slot] = ++markerClock;
         markerLast = slot;
+    }
+
+    /**
+     * A free slot, else the one bound longest ago (recycled). A reference bound twice (never
+     * done by compiled code: a marker is bound to a fresh reference) gets two slots, as in erts;
+     * lookups find the latest bind first.
+     */
+    private int freeMarker(Term[] refs) {
+        for (int i = 0; i < MARKERS; i++) if (refs[i] == null) return i;
+        return oldestMarker();
     }
 
     /** The slot bound longest ago (bind order; the clock's wrap-around only misorders one round). */
@@ -187,6 +194,10 @@ public final class ErlProcess {
         Term[] refs = markerRefs;
         if (refs == null) return -1;
         if (refs[markerLast] == ref) return markerLast;
+        return scanMarkers(refs, ref);
+    }
+
+    private static int scanMarkers(Term[] refs, Term ref) {
         for (int i = 0; i < MARKERS; i++) {
             Term r = refs[i];
             if (r != null && sameRef(r, ref)) return i;
