@@ -197,7 +197,7 @@ public final class ErlProcess {
         return scanMarkers(refs, ref);
     }
 
-    private static int scanMarkers(Term[] refs, Term ref) {
+    private int scanMarkers(Term[] refs, Term ref) {
         for (int i = 0; i < MARKERS; i++) {
             Term r = refs[i];
             if (r != null && sameRef(r, ref)) return i;
@@ -218,8 +218,13 @@ public final class ErlProcess {
         markerPos[i] = null;
     }
 
-    /** Equality of marker keys (references) without a virtual call whose type profile C2 would speculate on. */
-    private static boolean sameRef(Term a, Term b) {
+    /**
+     * Equality of marker keys (references) without a virtual call whose type profile C2 would
+     * speculate on. Not static, nor is scanMarkers: the training below runs inside this class's
+     * initialiser, and C2 code of a static method compiled then had a class-initialisation
+     * check, a trap ("initialized", JFR) on the first call after the initialiser finished.
+     */
+    private boolean sameRef(Term a, Term b) {
         return a == b || a instanceof ERef r && r.equals(b);
     }
 
