@@ -91,26 +91,34 @@ final class Receive {
     static void clearMarker(Interpreter it, int ref) { Messaging.clearMarker(it, it.get(ref)); }
 
     /**
-     * The interpreter loop's case for every receive instruction, send and catch_end ({@code pc}
-     * is already the next instruction's). Small on purpose: an interpreted receive no longer waits for (or
-     * deoptimises with) SlowOps.execute.
+     * Every instruction of this class, for the interpreter loop and for compiled code alike
+     * ({@code next} is the next instruction's pc; a, b, d are the instruction's operand fields).
+     * One shared entry, on purpose: it runs some 15 times per gen_server:call, so it is among the
+     * first methods C2 compiles (with the helpers inlined into it), while compiled Erlang
+     * functions still run as C1 code for seconds behind C2's queue. Called per instruction,
+     * each small helper had to get hot on its own and ran as C1 code meanwhile: ~1.5x the
+     * scheduler CPU of a gen_server:call over runs 3-14 (bench/curve). When C2 compiles a
+     * compiled Erlang function that calls this with a constant op, the switch folds away.
      */
-    static int execute(Interpreter it, Instr in, int pc) {
-        switch (in.op) {
-            case LOOP_REC -> { return loopRec(it, in.d, in.a, pc); }
-            case LOOP_REC_END -> { return loopRecEnd(it, in.a); }
+    static int run(Interpreter it, int op, int a, int b, int d, int next) {
+        switch (op) {
+            case LOOP_REC -> { return loopRec(it, d, a, next); }
+            case LOOP_REC_END -> { return loopRecEnd(it, a); }
             case REMOVE_MESSAGE -> Messaging.removeMessage(it);
             case TIMEOUT -> Messaging.timeout(it);
-            case WAIT -> { return waitForever(it, in.a); }
-            case WAIT_TIMEOUT -> { return waitTimeout(it, in.a, in.b, pc); }
-            case SEND -> { return send(it, pc); }
-            case CATCH_END -> catchEnd(it, in.d);
-            case RECV_MARKER_RESERVE -> reserveMarker(it, in.d);
-            case RECV_MARKER_BIND -> bindMarker(it, in.a, in.b);
-            case RECV_MARKER_USE -> useMarker(it, in.a);
-            case RECV_MARKER_CLEAR -> clearMarker(it, in.a);
-            default -> throw new IllegalStateException("not a receive instruction: " + in.op);
+            case WAIT -> { return waitForever(it, a); }
+            case WAIT_TIMEOUT -> { return waitTimeout(it, a, b, next); }
+            case SEND -> { return send(it, next); }
+            case CATCH_END -> catchEnd(it, d);
+            case RECV_MARKER_RESERVE -> reserveMarker(it, d);
+            case RECV_MARKER_BIND -> bindMarker(it, a, b);
+            case RECV_MARKER_USE -> useMarker(it, a);
+            case RECV_MARKER_CLEAR -> clearMarker(it, a);
+            default -> throw new IllegalStateException("not a receive instruction: " + op);
         }
-        return pc;
+        return next;
     }
+
+    /** The interpreter loop's case for these instructions ({@code pc} is already the next one's). */
+    static int execute(Interpreter it, Instr in, int pc) { return run(it, in.op, in.a, in.b, in.d, pc); }
 }

@@ -16,69 +16,35 @@ import org.jbeam.jit.JitCompiler.Body;
 
 /**
  * The receive instructions in compiled functions, and send and catch_end (ADR 0047): each one a
- * call of its small
- * {@code Receive} helper with the operands as constants, then a switch on the returned pc with
- * the targets the instruction can have (and LEAVE) as cases, so that a receive continues with a
- * direct jump. Before, each called {@code SlowOps.execute} (35 kB, every rare instruction of the
- * VM), which C2 could not inline and compiled late, and whose first new branch (a first
- * timeout, a second bound marker) threw all of it away.
+ * call of {@code Receive.run} with the opcode and operands as constants, then a switch on the
+ * returned pc with the targets the instruction can have (and LEAVE) as cases, so that a receive
+ * continues with a direct jump. Before, each called {@code SlowOps.execute} (35 kB, every rare
+ * instruction of the VM), which compiled late, and whose first new branch (a first timeout, a
+ * second bound marker) threw all of it away.
  */
 final class ReceiveCode {
     private ReceiveCode() {}
 
-    static final ClassDesc CD_RECEIVE = desc("org.jbeam.interp.Receive"), CD_MESSAGING = desc("org.jbeam.interp.Messaging");
+    static final ClassDesc CD_RECEIVE = desc("org.jbeam.interp.Receive");
 
     /** Emits {@code in}; false when it is not a receive instruction. */
     static boolean emit(Body b, int pc, Instr in) {
         CodeBuilder c = b.c;
-        Emit e = b.e;
         int next = pc + 1;
-        switch (in.op) {
-            case LOOP_REC -> {
-                c.aload(Body.IT); c.loadConstant(in.d); c.loadConstant(in.a); c.loadConstant(next);
-                e.call(CD_RECEIVE, "loopRec", CD_int, CD_INTERP, CD_int, CD_int, CD_int);
-                branch(b, next, in.a);
-            }
-            case LOOP_REC_END -> {
-                c.aload(Body.IT); c.loadConstant(in.a);
-                e.call(CD_RECEIVE, "loopRecEnd", CD_int, CD_INTERP, CD_int);
-                branch(b, in.a);
-            }
-            case WAIT -> {
-                c.aload(Body.IT); c.loadConstant(in.a);
-                e.call(CD_RECEIVE, "waitForever", CD_int, CD_INTERP, CD_int);
-                branch(b);
-            }
-            case WAIT_TIMEOUT -> {
-                c.aload(Body.IT); c.loadConstant(in.a); c.loadConstant(in.b); c.loadConstant(next);
-                e.call(CD_RECEIVE, "waitTimeout", CD_int, CD_INTERP, CD_int, CD_int, CD_int);
-                branch(b, next, in.a);
-            }
-            case SEND -> {
-                c.aload(Body.IT); c.loadConstant(next);
-                e.call(CD_RECEIVE, "send", CD_int, CD_INTERP, CD_int);
-                branch(b, next);
-            }
-            case CATCH_END -> marker(b, next, "catchEnd", in.d);
-            case REMOVE_MESSAGE -> { c.aload(Body.IT); e.call(CD_MESSAGING, "removeMessage", CD_void, CD_INTERP); b.jump(next); }
-            case TIMEOUT -> { c.aload(Body.IT); e.call(CD_MESSAGING, "timeout", CD_void, CD_INTERP); b.jump(next); }
-            case RECV_MARKER_RESERVE -> marker(b, next, "reserveMarker", in.d);
-            case RECV_MARKER_BIND -> marker(b, next, "bindMarker", in.a, in.b);
-            case RECV_MARKER_USE -> marker(b, next, "useMarker", in.a);
-            case RECV_MARKER_CLEAR -> marker(b, next, "clearMarker", in.a);
-            default -> { return false; }
-        }
+        int[] targets = switch (in.op) {
+            case LOOP_REC, WAIT_TIMEOUT -> new int[] {next, in.a};
+            case LOOP_REC_END, WAIT -> new int[] {in.a};
+            case REMOVE_MESSAGE, TIMEOUT, SEND, CATCH_END, RECV_MARKER_RESERVE, RECV_MARKER_BIND, RECV_MARKER_USE,
+                 RECV_MARKER_CLEAR -> new int[] {next};
+            default -> null;
+        };
+        if (targets == null) return false;
+        // Receive.run(it, op, a, b, d, next): one shared method, see there why.
+        c.aload(Body.IT); c.loadConstant(in.op); c.loadConstant(in.a); c.loadConstant(in.b); c.loadConstant(in.d);
+        c.loadConstant(next);
+        b.e.call(CD_RECEIVE, "run", CD_int, CD_INTERP, CD_int, CD_int, CD_int, CD_int, CD_int);
+        branch(b, targets);
         return true;
-    }
-
-    /** {@code Receive.name(it, operands...)} (a void helper), then on to the next instruction. */
-    private static void marker(Body b, int next, String name, int... operands) {
-        b.c.aload(Body.IT);
-        ClassDesc[] params = new ClassDesc[1 + operands.length];
-        params[0] = CD_INTERP;
-        for (int i = 0; i < operands.length; i++) { b.c.loadConstant(operands[i]); params[1 + i] = CD_int; }
-        b.e.call(CD_RECEIVE, name, CD_void, params);
-        b.jump(next);
     }
 
     /**
