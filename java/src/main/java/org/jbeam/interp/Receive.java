@@ -6,19 +6,19 @@ import org.jbeam.code.Instr;
 import org.jbeam.term.Term;
 
 /**
- * The receive instructions as one small static method each (ADR 0047): loop_rec, loop_rec_end,
- * wait, wait_timeout and the receive markers, and send and catch_end (the other two instructions
- * of a gen_server:call that went through SlowOps; apply, the third, is a call). The bytecode tier calls these directly, and the
- * interpreter loop reaches them through {@link #execute}, a switch over the receive instructions
- * only. Before, both went through {@code SlowOps.execute} (35 kB of code, every rare instruction
- * of the VM): a gen_server:call ran some 13 instructions through it, so the call/receive path
- * waited for C2 to compile that whole method, and a branch there that a program took for the
- * first time threw all of it away. Each helper here is a few dozen bytes that C2 inlines into the
- * compiled Erlang function calling it, with a profile of the receive path only.
+ * The receive instructions (ADR 0047): loop_rec, loop_rec_end, wait, wait_timeout, timeout,
+ * remove_message and the receive markers, plus send and catch_end (with apply, which compiled
+ * code now calls directly, the other instructions of a gen_server:call that went through
+ * SlowOps). Before, all of them ran in {@code SlowOps.execute} (35 kB, every rare instruction of
+ * the VM): a gen_server:call ran 15 instructions through it, so the call/receive path waited for
+ * C2 to compile that whole method, and a branch there that a program took for the first time
+ * threw all of it away. Here: one small helper per instruction behind one shared entry,
+ * {@link #run}, which both the interpreter loop ({@link #execute}) and compiled code call (see
+ * run for why one entry).
  *
  * <p>Helpers that decide where to go return the next pc ({@link Interpreter#LEAVE} to leave),
  * which compiled code tests with a switch (no per-case profile, so no trap on a first outcome,
- * ADR 0043). remove_message and timeout are {@link Messaging}'s own methods.
+ * ADR 0043).
  */
 final class Receive {
     private Receive() {}
