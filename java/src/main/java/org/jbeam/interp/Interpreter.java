@@ -298,6 +298,8 @@ public final class Interpreter {
                     case Ops.JIT_ENTER -> {
                         pc = JitEntry.enter(in.o, this, pc - 1);
                     }
+                    case LOOP_REC, LOOP_REC_END, REMOVE_MESSAGE, TIMEOUT, WAIT, WAIT_TIMEOUT, RECV_MARKER_RESERVE,
+                         RECV_MARKER_BIND, RECV_MARKER_USE, RECV_MARKER_CLEAR, SEND, CATCH_END -> { pin(); pc = Receive.execute(this, in, pc); } // ADR 0047
                     case Ops.IS_EQ_EXACT_XI -> { pin(); pc = Branches.small(x[in.a], in.f, pc, in.e); }
                     case Ops.IS_NE_EXACT_XI -> { pin(); pc = Branches.small(x[in.a], in.f, in.e, pc); }
                     default -> {

@@ -128,7 +128,6 @@ final class SlowOps {
                 it.put(in.d, tag);
                 it.p.catches++;
             }
-            case CATCH_END -> { Interpreter.pin(); it.put(in.d, ENil.NIL); it.p.catches--; Exceptions.catchEnd(it); }
             case TRY_END -> { Interpreter.pin(); it.put(in.d, ENil.NIL); it.p.catches--; }
             case TRY_CASE -> { Interpreter.pin(); it.put(in.d, ENil.NIL); it.p.catches--; Exceptions.tryCase(it); }
             case RAISE -> { Interpreter.pin(); Exceptions.raise(it.get(in.a), it.get(in.b)); }
@@ -148,41 +147,11 @@ final class SlowOps {
                 for (int i = 0; i < free.length; i++) free[i] = it.get(srcs[i]);
                 it.put(in.d, it.makeFun(it.mod.funs[in.b], free));
             }
-            case SEND -> { Interpreter.pin();
-                Messaging.send(it, x[0], x[1]);
-                x[0] = x[1];
-                if (--it.reds <= 0) return leave(it, it.suspend(pc, 1, Interpreter.YIELDED));
+            case LOOP_REC, LOOP_REC_END, REMOVE_MESSAGE, TIMEOUT, WAIT, WAIT_TIMEOUT, RECV_MARKER_RESERVE,
+                 RECV_MARKER_BIND, RECV_MARKER_USE, RECV_MARKER_CLEAR, SEND, CATCH_END -> {
+                // Not reached from the loop or compiled code (they call Receive directly, ADR 0047).
+                Interpreter.pin(); return Receive.execute(it, in, pc);
             }
-            case LOOP_REC -> { Interpreter.pin();
-                Term m = Messaging.peek(it);
-                if (m == null) {
-                    if (it.p.exitReason != null) return leave(it, it.exit(it.p.exitReason));
-                    return in.a;
-                }
-                it.put(in.d, m);
-            }
-            case LOOP_REC_END -> { Interpreter.pin();
-                it.p.mailbox.advance();
-                if (--it.reds <= 0) return leave(it, it.suspend(in.a, 0, Interpreter.YIELDED));
-                return in.a;
-            }
-            case REMOVE_MESSAGE -> { Interpreter.pin(); Messaging.removeMessage(it); }
-            case TIMEOUT -> { Interpreter.pin(); Messaging.timeout(it); }
-            case WAIT -> { Interpreter.pin(); return leave(it, it.suspend(in.a, 0, Interpreter.WAITING)); }
-            case WAIT_TIMEOUT -> { Interpreter.pin();
-                // A switch, not compares: C2 keeps no per-case profile of a switch, and a compare
-                // that had never seen a timeout was a trap that threw this method away at a
-                // program's first receive timeout (JFR "unstable_if", ADR 0043).
-                switch (Messaging.waitTimeout(it, in.b)) {
-                    case Messaging.WAIT -> { return leave(it, it.suspend(in.a, 0, Interpreter.WAITING)); }
-                    case Messaging.RETRY -> { return in.a; }
-                    default -> { } // timed out: fall through to the timeout instruction
-                }
-            }
-            case RECV_MARKER_RESERVE -> { Interpreter.pin(); it.put(in.d, Messaging.reserveMarker(it)); }
-            case RECV_MARKER_BIND -> { Interpreter.pin(); Messaging.bindMarker(it, it.get(in.a), it.get(in.b)); }
-            case RECV_MARKER_USE -> { Interpreter.pin(); Messaging.useMarker(it, it.get(in.a)); }
-            case RECV_MARKER_CLEAR -> { Interpreter.pin(); Messaging.clearMarker(it, it.get(in.a)); }
             case FMOVE -> { Interpreter.pin(); it.fmove(in); }
             case FCONV -> { Interpreter.pin(); it.fr[in.d & Instr.INDEX_MASK] = Floats.toDouble(it.get(in.a)); }
             case FADD -> { Interpreter.pin(); it.fr[in.d & Instr.INDEX_MASK] = Floats.check(it.fr(in.a) + it.fr(in.b)); }

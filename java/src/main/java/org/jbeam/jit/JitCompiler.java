@@ -370,6 +370,16 @@ public final class JitCompiler implements JitSupport.Compiler {
                     if (tail) continueOrTrampoline(next); else continueOrCall(next);
                     return;
                 }
+                case APPLY, APPLY_LAST -> { // erlang:apply/3 inline (gen_server's dispatch): ADR 0047
+                    boolean tail = in.op == APPLY_LAST;
+                    if (tail) e.addSp(-in.c);
+                    c.aload(IT); c.loadConstant(in.a);
+                    if (tail) c.aconst_null(); else retObj(pc);
+                    c.loadConstant(next);
+                    c.invokevirtual(CD_INTERP, "apply", MethodTypeDesc.of(CD_int, CD_int, CD_RA, CD_int));
+                    if (tail) continueOrTrampoline(next); else continueOrCall(next);
+                    return;
+                }
                 case RETURN -> { doReturn(); return; }
                 case Ops.DEALLOCATE_RETURN -> { e.addSp(-in.a); doReturn(); return; }
                 case Ops.ADD, Ops.SUB -> arith(pc, in, CD_SMALL, in.op == Ops.ADD ? "add" : "sub");
@@ -486,6 +496,8 @@ public final class JitCompiler implements JitSupport.Compiler {
                 case PUT_TUPLE2 -> { c.aload(IT); instrObj(pc); c.invokevirtual(CD_INTERP, "putTuple", MethodTypeDesc.of(CD_void, CD_INSTR)); }
                 case BS_START_MATCH3, BS_START_MATCH4, BS_GET_POSITION, BS_SET_POSITION, BS_GET_TAIL, BS_TEST_TAIL2, BS_TEST_UNIT,
                      BS_SKIP_BITS2, BS_GET_INTEGER2, BS_GET_BINARY2, BS_MATCH_STRING -> BitCode.emit(this, pc, in);
+                case LOOP_REC, LOOP_REC_END, REMOVE_MESSAGE, TIMEOUT, WAIT, WAIT_TIMEOUT, RECV_MARKER_RESERVE,
+                     RECV_MARKER_BIND, RECV_MARKER_USE, RECV_MARKER_CLEAR, SEND, CATCH_END -> { ReceiveCode.emit(this, pc, in); return; } // ADR 0047
                 case BS_CREATE_BIN -> {
                     if (BitCode.create(this, pc, in)) return;
                     c.aload(IT); instrObj(pc); c.loadConstant(next);

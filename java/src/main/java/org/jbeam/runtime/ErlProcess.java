@@ -137,48 +137,115 @@ public final class ErlProcess {
         }
     }
 
-    // Receive markers bound to references (recv_marker_bind). A gen_server:call binds one, uses
-    // it and clears it: one slot serves that without a map entry per call; the map holds the rest.
-    private Term markerRef;
-    private Object markerPos;
-    private Map<Term, Object> markers;
+    /*
+     * Receive markers bound to references (recv_marker_bind), kept as erts keeps them (ADR 0047):
+     * a small fixed array, made on a process's first bind; a bind with every slot taken reuses
+     * the oldest binding. A marker only lets a receive skip messages older than its reference,
+     * so a recycled one costs at most a scan from the start of the queue, never a wrong match.
+     * Before (ADR 0043), one slot served a call and a map the rest: a receive left between its
+     * bind and its clear (an exception in between, e.g. a send to an unregistered name) kept
+     * the slot, every later call of that process went to the map, and the map kept one entry
+     * per such receive for the life of the process.
+     */
+    static final int MARKERS = 8;
+    private Term[] markerRefs;
+    private Object[] markerPos;
+    /** Bind order per slot (the oldest is recycled first), and the slot of the latest bind. */
+    private int[] markerAge;
+    private int markerClock, markerLast;
 
     public void bindMarker(Term ref, Object pos) {
-        if (markerRef == null || sameRef(markerRef, ref)) { markerRef = ref; markerPos = pos; return; }
-        if (markers == null) markers = new HashMap<>();
-        markers.put(ref, pos);
+        Term[] refs = markerRefs;
+        if (refs == null) {
+            markerRefs = refs = new Term[MARKERS];
+            markerPos = new Object[MARKERS];
+            markerAge = new int[MARKERS];
+        }
+        // A call binds, uses and clears its marker: the slot the last one used is free again,
+        // without a loop. A loop here, inlined into compiled gen:do_call, was a "profile_predicate"
+        // trap there (JFR) whenever the slots were used in an order the profile had not seen.
+        int slot = refs[markerLast] == null ? markerLast : freeMarker(refs);
+        refs[slot] = ref;
+        markerPos[slot] = pos;
+        markerAge[slot] = ++markerClock;
+        markerLast = slot;
+    }
+
+    /**
+     * A free slot, else the one bound longest ago (recycled). A reference bound twice (never
+     * done by compiled code: a marker is bound to a fresh reference) gets two slots, as in erts;
+     * lookups find the latest bind first.
+     */
+    private int freeMarker(Term[] refs) {
+        for (int i = 0; i < MARKERS; i++) if (refs[i] == null) return i;
+        return oldestMarker();
+    }
+
+    /** The slot bound longest ago (bind order; the clock's wrap-around only misorders one round). */
+    private int oldestMarker() {
+        int[] age = markerAge;
+        int best = 0;
+        for (int i = 1; i < MARKERS; i++) if (age[i] - age[best] < 0) best = i;
+        return best;
+    }
+
+    /** The slot bound to {@code ref}, or -1: the latest bind first (a call uses its own marker). */
+    private int markerSlot(Term ref) {
+        Term[] refs = markerRefs;
+        if (refs == null) return -1;
+        if (refs[markerLast] == ref) return markerLast;
+        return scanMarkers(refs, ref);
+    }
+
+    private int scanMarkers(Term[] refs, Term ref) {
+        for (int i = 0; i < MARKERS; i++) {
+            Term r = refs[i];
+            if (r != null && sameRef(r, ref)) return i;
+        }
+        return -1;
     }
 
     /** The mailbox position bound to {@code ref}, or null. */
     public Object marker(Term ref) {
-        if (markerRef != null && sameRef(markerRef, ref)) return markerPos;
-        return markers == null ? null : markers.get(ref);
+        int i = markerSlot(ref);
+        return i < 0 ? null : markerPos[i];
     }
 
     public void clearMarker(Term ref) {
-        if (markerRef != null && sameRef(markerRef, ref)) { markerRef = null; markerPos = null; return; }
-        if (markers != null) markers.remove(ref);
+        int i = markerSlot(ref);
+        if (i < 0) return;
+        markerRefs[i] = null;
+        markerPos[i] = null;
     }
 
-    /** Equality of marker keys (references) without a virtual call whose type profile C2 would speculate on. */
-    private static boolean sameRef(Term a, Term b) {
+    /**
+     * Equality of marker keys (references) without a virtual call whose type profile C2 would
+     * speculate on. Not static, nor is scanMarkers: the training below runs inside this class's
+     * initialiser, and C2 code of a static method compiled then had a class-initialisation
+     * check, a trap ("initialized", JFR) on the first call after the initialiser finished.
+     */
+    private boolean sameRef(Term a, Term b) {
         return a == b || a instanceof ERef r && r.equals(b);
     }
 
     /*
-     * The marker methods run in the compiled receive path (SlowOps.execute, 35 kB of code, inlines
-     * them). C2 compiles a branch its profile never saw taken as a trap: bindMarker had always
-     * found the slot free by the time execute was compiled, and the first bind with another
-     * marker still bound (a receive left by an exception or a timeout) threw execute away (JFR
-     * "unstable_if" at bindMarker, ADR 0043). A profile belongs to the method, also where it is
-     * inlined, so exercising every outcome here once per JVM (a few milliseconds) keeps them out
-     * of every later compile, as Branches does for the interpreter loop (ADR 0037). Each outcome
-     * recurs throughout the loop: the JVM records a profile only from some hundred calls on.
+     * The marker methods run in the receive path of every compiled function (Receive's helpers,
+     * inlined into it). C2 compiles a branch its profile never saw taken as a trap: with a
+     * profile from gen_server calls only, the first bind with another marker still bound (a
+     * receive left by an exception or a timeout) threw the compiled caller away (JFR
+     * "unstable_if", ADR 0043). A profile belongs to the method, also where it is inlined, so
+     * exercising every outcome here once per JVM (a few milliseconds) keeps them out of every
+     * later compile, as Branches does for the interpreter loop (ADR 0037): free slots, the
+     * latest bind, a scan, equal references that are not identical, a non-reference, a full
+     * array recycled, and a process's first bind (the arrays made). Each outcome recurs
+     * throughout the loop: the JVM records a profile only from some hundred calls on.
      */
     static {
         ErlProcess p = new ErlProcess(null, new EPid(EAtom.NONODE, 0, 0, 0));
         Term[] refs = {new ERef(EAtom.NONODE, 0, new int[] {1, 2, 3}), new ERef(EAtom.NONODE, 0, new int[] {1, 2, 3}),
                 new ERef(EAtom.NONODE, 0, new int[] {4, 5, 6}), EAtom.NONODE};
+        Term[] many = new Term[MARKERS + 2];
+        for (int i = 0; i < many.length; i++) many[i] = new ERef(EAtom.NONODE, 0, new int[] {7, 8, i});
         Object pos = new Object();
         int sink = 0;
         for (int i = 0; i < 30_000; i++) {
@@ -190,7 +257,9 @@ public final class ErlProcess {
             p.clearMarker(b);
             p.clearMarker(a);
             if (p.marker(a) == null) sink++;
-            if (i % 3 == 0) p.markers = null; // a process's first second marker (the map made), throughout the run
+            if (i % 5 == 0) for (Term r : many) p.bindMarker(r, pos); // full: the oldest recycled
+            if (i % 5 == 2) for (Term r : many) p.clearMarker(r);
+            if (i % 3 == 0) p.markerRefs = null; // a process's first bind, throughout the run
         }
         if (sink == 42) System.out.print("");
     }
@@ -230,3 +299,4 @@ public final class ErlProcess {
         }
     }
 }
+
