@@ -39,6 +39,22 @@ class WriteChoiceTest {
     }
 
     @Test
+    void offByDefault() {
+        restore();      // the value the property gives (the other tests turn it on)
+        if (System.getProperty("jbeam.io.adaptivewrite") == null) {
+            assertFalse(WriteChoice.ADAPTIVE);
+            assertTrue(WriteChoice.sync(65536));
+            assertFalse(WriteChoice.measured(65536));
+        }
+    }
+
+    @org.junit.jupiter.api.BeforeEach
+    void on() { WriteChoice.ADAPTIVE = true; }
+
+    @org.junit.jupiter.api.AfterEach
+    void restore() { WriteChoice.ADAPTIVE = Boolean.getBoolean("jbeam.io.adaptivewrite"); }
+
+    @Test
     void smallWritesAreNeitherMeasuredNorMoved() {
         assertFalse(WriteChoice.measured(WriteChoice.MIN - 1));
         assertTrue(WriteChoice.sync(WriteChoice.MIN - 1));
