@@ -161,7 +161,7 @@ public final class EtsInfo {
             } else {
                 Integer n = t.fixes.get(p.pid);
                 if (n != null) { if (n <= 1) t.fixes.remove(p.pid); else t.fixes.put(p.pid, n - 1); }
-                if (t.fixes.isEmpty() && EtsTables.of(p.vm).fixed.remove(t)) t.fixChanged(false);
+                EtsTables.of(p.vm).unfixedIfLast(t);
             }
         }
         return EAtom.TRUE;

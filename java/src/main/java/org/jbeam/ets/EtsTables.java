@@ -47,6 +47,11 @@ public final class EtsTables {
     /** Tables with safe_fixtable fixes (released when the fixing process exits). */
     final Set<EtsTable> fixed = ConcurrentHashMap.newKeySet();
 
+    /** A fix on {@code t} was released (caller holds {@code t.fixes}): with none left, the table is unfixed. */
+    void unfixedIfLast(EtsTable t) {
+        if (t.fixes.isEmpty() && fixed.remove(t)) t.fixChanged(false);
+    }
+
     /** The table named or referenced by {@code id}, or null. */
     public EtsTable resolve(Term id) {
         EtsTable t = switch (id) {
@@ -128,7 +133,7 @@ public final class EtsTables {
         for (EtsTable t : ts.fixed) {
             synchronized (t.fixes) {
                 t.fixes.remove(p.pid);
-                if (t.fixes.isEmpty() && ts.fixed.remove(t)) t.fixChanged(false);
+                ts.unfixedIfLast(t);
             }
         }
     }

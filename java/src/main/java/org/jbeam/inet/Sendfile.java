@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 
 import org.jbeam.bindings.libc.Libc;
+import org.jbeam.io.PosixErrors;
 import org.jbeam.term.*;
 
 /**
@@ -23,6 +24,8 @@ final class Sendfile {
     final EPid caller;
     private final int fd;
     private long offset, remaining, sent;
+    /** pread's error (erl_errno_id's atom), if one ended it. */
+    private EAtom error;
 
     Sendfile(EPid caller, int fd, long offset, long length) {
         this.caller = caller; this.fd = fd; this.offset = offset; this.remaining = length;
@@ -36,19 +39,18 @@ final class Sendfile {
     }
 
     private static long be64(byte[] b, int at) {
-        long v = 0;
-        for (int i = 0; i < 8; i++) v = (v << 8) | (b[at + i] & 0xFF);
-        return v;
+        return ((long) InetCodec.i32(b, at) << 32) | (InetCodec.i32(b, at + 4) & 0xFFFFFFFFL);
     }
 
-    /** The next chunk to queue, an empty buffer at the end of the range or file, or an errno (negative) as a long[] box. */
-    ByteBuffer next(long[] errno) {
+    /** The next chunk to queue, or null when the sendfile has ended ({@link #outcome} says how). */
+    ByteBuffer next() {
         int want = (int) Math.min(CHUNK, remaining);
-        if (want <= 0) return ByteBuffer.allocate(0);
+        if (want <= 0) return null;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buf = a.allocate(want);
             long n = Libc.pread(fd, buf, want, offset);
-            if (n < 0) { errno[0] = -n; return null; }
+            if (n < 0) { error = PosixErrors.atom((int) n); return null; }
+            if (n == 0) return null;       // end of file
             byte[] out = buf.asSlice(0, n).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
             offset += n;
             remaining -= n;
@@ -57,16 +59,13 @@ final class Sendfile {
         }
     }
 
-    Term done(EPort port) {
-        return ETuple.of(SENDFILE, port, ETuple.of(EAtom.OK, ESmall.of(sent & 0xFFFFFFFFL), ESmall.of(sent >>> 32)));
+    /** The message that ends it: {sendfile, S, {ok, Low, High}} or, after a failed read, {sendfile, S, {error, Posix}}. */
+    Term outcome(EPort port) {
+        return error != null ? failed(port, error)
+                : ETuple.of(SENDFILE, port, ETuple.of(EAtom.OK, ESmall.of(sent & 0xFFFFFFFFL), ESmall.of(sent >>> 32)));
     }
 
     static Term failed(EPort port, Term reason) {
         return ETuple.of(SENDFILE, port, ETuple.of(ERROR, reason));
-    }
-
-    /** pread's errors as erts would name them (strerror text → atom through the JDK's own mapping is not reachable here). */
-    static Term errnoName(long errno) {
-        return EAtom.of(errno == 9 ? "ebadf" : errno == 22 ? "einval" : errno == 21 ? "eisdir" : errno == 29 ? "espipe" : "eio");
     }
 }

@@ -547,10 +547,9 @@ abstract class TcpIo implements SockPoll.Handler {
 
     /** Queues the sendfile's next chunk; false when it has ended (its message sent). */
     private boolean refillSendfile() {
-        long[] errno = new long[1];
-        ByteBuffer b = sendfile.next(errno);
-        if (b == null || !b.hasRemaining()) {
-            vm.sendTo(sendfile.caller, b == null ? Sendfile.failed(port.id, Sendfile.errnoName(errno[0])) : sendfile.done(port.id));
+        ByteBuffer b = sendfile.next();
+        if (b == null) {
+            vm.sendTo(sendfile.caller, sendfile.outcome(port.id));
             sendfile = null;
             return false;
         }
