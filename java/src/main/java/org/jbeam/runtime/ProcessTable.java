@@ -145,6 +145,9 @@ public final class ProcessTable {
         }
         Signals.cancelReceiveTimer(p);
         if (p.registeredName != null) vm.registry.unregister(p.registeredName);
+        // erts releases tables and safe_fixtable fixes before the exit signals go out, so a
+        // monitor's 'DOWN' guarantees ets:info(T, fixed) already reflects the release.
+        org.jbeam.ets.EtsTables.ownerExited(vm, p);
         for (EPid l : links) vm.sendSignal(l, new Signals.Exit(p.pid, reason, true));
         for (ErlProcess.Monitor m : watchers) vm.sendSignal(m.watcher(), new Signals.Down(m.ref(), downMessage(m, reason)));
         // Signals that arrived after the exit: answer links and monitors with noproc.
@@ -155,7 +158,6 @@ public final class ProcessTable {
         }
         releaseSuspensions(p);
         vm.ports.closeOwnedBy(p);
-        org.jbeam.ets.EtsTables.ownerExited(vm, p);
         org.jbeam.file.FileHandle.ownerExited(p);
         org.jbeam.nif.NifReaper.processExited(p);
         live.remove(p.pid.number | (p.pid.serial << 15));
