@@ -245,7 +245,7 @@ public final class ErlangProcessBifs implements BifModule {
                 if (p.trapExit) { p.deliver(ETuple.of(EAtom.EXIT, port, EAtom.NOPROC)); return EAtom.TRUE; }
                 throw ErlangException.error(EAtom.NOPROC);
             }
-            pt.links.add(p.pid);
+            p.vm.ports.link(pt, p.pid);
             return EAtom.TRUE;
         }
         if (!(t instanceof EPid pid)) throw ErlangException.badarg();
@@ -276,7 +276,7 @@ public final class ErlangProcessBifs implements BifModule {
     private static Term unlink(ErlProcess p, Term t) {
         if (t instanceof EPort port) {
             org.jbeam.runtime.Ports.Port pt = p.vm.ports.get(port);
-            if (pt != null) pt.links.remove(p.pid);
+            if (pt != null) p.vm.ports.unlink(pt, p.pid);
             return EAtom.TRUE;
         }
         if (!(t instanceof EPid pid)) throw ErlangException.badarg();
@@ -418,10 +418,10 @@ public final class ErlangProcessBifs implements BifModule {
             return EAtom.TRUE;
         }
         if (target instanceof EPort port) {
-            // An exit signal to a port: any reason but normal closes it, and its owner gets the
-            // reason (kill becomes killed, as for a process).
+            // exit/2 to a port closes it whatever the reason, normal included (erts: only a linked
+            // process's normal exit leaves a port open); its owner gets the reason, kill as killed.
             org.jbeam.runtime.Ports.Port pt = p.vm.ports.get(port);
-            if (pt != null && reason != EAtom.NORMAL) p.vm.ports.exit(pt, reason == EAtom.KILL ? EAtom.KILLED : reason);
+            if (pt != null) p.vm.ports.exit(pt, reason == EAtom.KILL ? EAtom.KILLED : reason);
             return EAtom.TRUE;
         }
         throw ErlangException.badarg();

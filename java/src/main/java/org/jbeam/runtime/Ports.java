@@ -82,19 +82,38 @@ public final class Ports {
     /** Open ports by owner: a process exit closes its own without scanning every port (10,000 sockets). */
     private final ConcurrentHashMap<EPid, java.util.Set<Port>> byOwner = new ConcurrentHashMap<>();
 
-    private void own(Port p, EPid o) {
-        byOwner.compute(o, (k, s) -> {
+    /** Ports that link/1 tied to a process other than their owner: its abnormal exit closes them. */
+    private final ConcurrentHashMap<EPid, java.util.Set<Port>> byLinker = new ConcurrentHashMap<>();
+
+    private void own(Port p, EPid o) { add(byOwner, o, p); }
+
+    private void disown(Port p, EPid o) { remove(byOwner, o, p); }
+
+    private static void add(ConcurrentHashMap<EPid, java.util.Set<Port>> m, EPid pid, Port p) {
+        m.compute(pid, (k, s) -> {
             if (s == null) s = ConcurrentHashMap.newKeySet();
             s.add(p);
             return s;
         });
     }
 
-    private void disown(Port p, EPid o) {
-        byOwner.computeIfPresent(o, (k, s) -> {
+    private static void remove(ConcurrentHashMap<EPid, java.util.Set<Port>> m, EPid pid, Port p) {
+        m.computeIfPresent(pid, (k, s) -> {
             s.remove(p);
             return s.isEmpty() ? null : s;
         });
+    }
+
+    /** link(Port) from {@code pid}. */
+    public void link(Port port, EPid pid) {
+        port.links.add(pid);
+        if (!pid.equals(port.owner)) add(byLinker, pid, port);
+    }
+
+    /** unlink(Port) from {@code pid}. */
+    public void unlink(Port port, EPid pid) {
+        port.links.remove(pid);
+        remove(byLinker, pid, port);
     }
 
     /** port_connect: {@code np} becomes the owner. */
@@ -242,6 +261,7 @@ public final class Ports {
             if (w != null) vm.sendSignal(w.watcher(), new Signals.Down(r, ETuple.of(w.tag(), r, EAtom.of("port"), port.id, reason)));
         }
         if (signalLinks) for (EPid l : port.links) if (!l.equals(port.owner)) vm.exitSignal(port.id, l, reason, true);
+        for (EPid l : port.links) remove(byLinker, l, port);
         port.links.clear();
         return true;
     }
@@ -254,6 +274,15 @@ public final class Ports {
     }
 
     void closeOwnedBy(ErlProcess p) {
+        Term reason = p.exitReason == null ? EAtom.NORMAL : p.exitReason;
+        java.util.Set<Port> linked = byLinker.remove(p.pid);
+        // A linked process's exit signal reaches the port like any exit signal: normal leaves it
+        // open, anything else closes it with that reason (and its owner hears the reason).
+        if (linked != null) {
+            for (Port port : linked) {
+                if (port.links.remove(p.pid) && reason != EAtom.NORMAL && !port.owner.equals(p.pid)) closeWith(port, reason == EAtom.KILL ? EAtom.KILLED : reason, true, true);
+            }
+        }
         java.util.Set<Port> owned = byOwner.get(p.pid);
         if (owned == null) return;
         for (Port port : owned.toArray(new Port[0])) {
