@@ -1,0 +1,25 @@
+-module(inets_http).
+-export([main/0]).
+main() ->
+    ok = inets:start(),
+    Root = filename:join("/tmp", "inets_http_" ++ os:getpid()),
+    ok = filelib:ensure_dir(filename:join(Root, "x")),
+    ok = file:write_file(filename:join(Root, "index.html"), <<"hello from httpd\n">>),
+    {ok, Pid} = inets:start(httpd, [{port, 0}, {server_name, "t"}, {server_root, Root},
+                                    {document_root, Root}, {bind_address, {127,0,0,1}},
+                                    {directory_index, ["index.html"]}]),
+    [{port, Port}] = httpd:info(Pid, [port]),
+    U = "http://127.0.0.1:" ++ integer_to_list(Port),
+    {ok, {{_, 200, _}, H, B}} = httpc:request(get, {U ++ "/index.html", []}, [], []),
+    io:format("get ~p ~p~n", [B, proplists:get_value("content-length", H)]),
+    {ok, {{_, 404, _}, _, _}} = httpc:request(U ++ "/nope.html"),
+    io:format("404 ok~n"),
+    R = [begin {ok, {{_, C, _}, _, _}} = httpc:request(U ++ "/"), C end || _ <- lists:seq(1, 20)],
+    io:format("20 gets ~w~n", [lists:usort(R)]),
+    {ok, {{_, Code, _}, _, _}} = httpc:request(post, {U ++ "/index.html", [], "text/plain", "data"}, [], []),
+    io:format("post ~p~n", [Code]),
+    {error, Reason} = httpc:request("http://127.0.0.1:1/"),
+    io:format("refused ~p~n", [element(1, Reason)]),
+    inets:stop(httpd, Pid),
+    os:cmd("rm -rf " ++ Root),
+    ok.
