@@ -13,8 +13,8 @@ command -v elixir >/dev/null 2>&1 || need+=(elixir)
 ls /usr/lib/erlang/lib/crypto-*/priv/lib/crypto.so >/dev/null 2>&1 || need+=(erlang-crypto)
 ls /usr/lib/erlang/lib/asn1-*/priv/lib/asn1rt_nif.so >/dev/null 2>&1 || need+=(erlang-asn1)
 # OTP applications the differential suite runs unmodified (ssh, ssl and inets over loopback, xmerl, eunit,
-# xref, merl, common_test).
-for app in ssh:erlang-ssh ssl:erlang-ssl inets:erlang-inets common_test:erlang-common-test xmerl:erlang-xmerl \
+# xref, merl, common_test, os_mon).
+for app in ssh:erlang-ssh ssl:erlang-ssl inets:erlang-inets common_test:erlang-common-test os_mon:erlang-os-mon xmerl:erlang-xmerl \
     eunit:erlang-eunit tools:erlang-tools syntax_tools:erlang-syntax-tools; do
   ls -d /usr/lib/erlang/lib/${app%%:*}-*/ebin >/dev/null 2>&1 || need+=(${app#*:})
 done
