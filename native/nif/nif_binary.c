@@ -5,6 +5,12 @@
 #include <string.h>
 #include "nif_internal.h"
 
+/* Every binary buffer gets a few bytes beyond its size. NIF libraries written for erts get away
+ * with writing just past a binary (p1_sha's to_hexlist sprintf's a NUL after 2*n hex digits into
+ * an enif_alloc_binary(2*n) buffer): erts' allocators round sizes up, and malloc would take the
+ * overrun into its own chunk header and abort later. */
+#define JB_BIN_SLACK 8
+
 ERL_NIF_TERM jb_make_bin(ErlNifEnv *env, const unsigned char *data, size_t size, jb_binbuf *owner) {
     jb_bin *b = jb_alloc(env, sizeof *b);
     b->h.type = JB_BIN; b->h.n = 0;
@@ -22,7 +28,7 @@ int enif_inspect_binary(ErlNifEnv *env, ERL_NIF_TERM t, ErlNifBinary *bin) {
 }
 
 int enif_alloc_binary(size_t size, ErlNifBinary *bin) {
-    jb_binbuf *b = malloc(sizeof(jb_binbuf) + (size ? size : 1));
+    jb_binbuf *b = malloc(sizeof(jb_binbuf) + size + JB_BIN_SLACK);
     if (!b) return 0;
     b->refc = 1; b->size = size;
     memset(bin, 0, sizeof *bin);
@@ -32,7 +38,7 @@ int enif_alloc_binary(size_t size, ErlNifBinary *bin) {
 
 int enif_realloc_binary(ErlNifBinary *bin, size_t size) {
     if (bin->ref_bin) {
-        jb_binbuf *b = realloc(bin->ref_bin, sizeof(jb_binbuf) + (size ? size : 1));
+        jb_binbuf *b = realloc(bin->ref_bin, sizeof(jb_binbuf) + size + JB_BIN_SLACK);
         if (!b) return 0;
         b->size = size;
         bin->ref_bin = b; bin->data = b->data; bin->size = size;
@@ -66,13 +72,14 @@ ERL_NIF_TERM enif_make_binary(ErlNifEnv *env, ErlNifBinary *bin) {
 unsigned char *enif_make_new_binary(ErlNifEnv *env, size_t size, ERL_NIF_TERM *termp) {
     unsigned char *p;
     if (size > 4096) {   /* large: its own buffer instead of arena space */
-        jb_binbuf *b = malloc(sizeof(jb_binbuf) + size);
+        jb_binbuf *b = malloc(sizeof(jb_binbuf) + size + JB_BIN_SLACK);
+        if (!b) return NULL;
         b->refc = 1; b->size = size;
         jb_env_own_buf(env, b);
         *termp = jb_make_bin(env, b->data, size, b);
         return b->data;
     }
-    p = jb_alloc(env, size ? size : 1);
+    p = jb_alloc(env, size + JB_BIN_SLACK);
     *termp = jb_make_bin(env, p, size, NULL);
     return p;
 }

@@ -68,7 +68,22 @@ public final class JbeamNif {
     // ---- libjbeam_nif ----
     public static final MemorySegment HANDLE = openSelf();
 
+    /**
+     * Opens libjbeam_nif.so, after the libraries erts' beam.smp is linked against (ldd on Debian's OTP 25): NIF libraries built for
+     * erl may leave their symbols undefined and rely on the emulator having loaded them (p1_zlib's
+     * ezlib.so calls zlib's inflate without linking libz), so they are made global first, as in erl.
+     * A missing one is skipped: only a NIF library that needs it then fails, with dlopen's message.
+     */
     private static MemorySegment openSelf() {
+        // (a local, not a static field: HANDLE's initializer runs before later static fields are set)
+        String[] emulatorLibs = {"libz.so.1", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1"};
+        for (String lib : emulatorLibs) {
+            try {
+                dlopen(lib, RTLD_NOW | RTLD_GLOBAL);
+            } catch (DlException absent) {
+                // not installed here: only a NIF library that needs it fails
+            }
+        }
         String dir = System.getProperty("jbeam.nativeDir");
         if (dir == null) {
             String home = System.getenv("JBEAM_HOME");
