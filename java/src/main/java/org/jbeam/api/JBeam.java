@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -82,6 +83,46 @@ public final class JBeam implements AutoCloseable {
 
     /** Sends a message to a pid or registered name. */
     public void send(Term dest, Term message) { vm.send(null, dest, message); }
+
+    /**
+     * Runs {@code module:function(args...)} in a new process. The future completes with what the
+     * function returns, or exceptionally with an {@link ErlangExit} carrying the exit reason when
+     * the process dies instead (not logged as a crash: the caller has it).
+     */
+    public CompletableFuture<Term> call(String module, String function, Term... args) {
+        CompletableFuture<Term> result = new CompletableFuture<>();
+        org.jbeam.runtime.ProcessTable.SpawnOptions o = new org.jbeam.runtime.ProcessTable.SpawnOptions();
+        o.hold = true;
+        ErlProcess p = vm.processes.spawn(null, EAtom.of(module), EAtom.of(function), args, o);
+        vm.callResults.put(p.pid, result);
+        vm.processes.release(p);
+        return result;
+    }
+
+    /** A new {@link Mailbox}: a pid Erlang code can send to and Java threads receive from. */
+    public Mailbox mailbox() { return new Mailbox(vm); }
+
+    /**
+     * {@code gen_server:call(Server, Request, Timeout)} from Java: the reply, or an
+     * {@link ErlangExit} when the server is not alive or exits first ({@code noproc} or its exit
+     * reason), or a {@link TimeoutException}.
+     */
+    public Term genServerCall(Term server, Term request, Duration timeout) throws TimeoutException, InterruptedException {
+        EPid target = server instanceof EPid pid ? pid : vm.registry.whereis((EAtom) server) instanceof EPid pid ? pid : null;
+        try (Mailbox mb = mailbox()) {
+            if (target == null) throw new ErlangExit(mb.pid(), EAtom.NOPROC);
+            ERef ref = mb.monitor(target);
+            mb.send(target, ETuple.of(EAtom.of("$gen_call"), ETuple.of(mb.pid(), ref), request));
+            // the reply {Ref, Reply}, or the monitor's {'DOWN', Ref, process, Pid, Reason}
+            Term m = mb.receive(t -> t instanceof ETuple tu && (tu.arity() == 2 && ref.equals(tu.get(0))
+                    || tu.arity() == 5 && tu.get(0) == EAtom.DOWN && ref.equals(tu.get(1))), timeout);
+            if (m == null) throw new TimeoutException("gen_server call to " + server);
+            ETuple tu = (ETuple) m;
+            if (tu.arity() == 5) throw new ErlangExit(target, tu.get(4));
+            mb.demonitor(ref, target);
+            return tu.get(1);
+        }
+    }
 
     /** Waits for a process to exit and returns its exit reason. */
     public Term awaitExit(EPid pid, Duration timeout) throws TimeoutException, InterruptedException {

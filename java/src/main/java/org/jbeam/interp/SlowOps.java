@@ -164,7 +164,7 @@ final class SlowOps {
             case HAS_MAP_FIELDS -> { Interpreter.pin(); if (!Maps.hasFields(it, it.get(in.a), (int[]) in.o)) return in.e; }
             case GET_MAP_ELEMENTS -> { Interpreter.pin(); if (!Maps.getElements(it, it.get(in.a), (int[]) in.o)) return in.e; }
             case ON_LOAD -> { Interpreter.pin(); }
-            case Ops.NORMAL_EXIT -> { Interpreter.pin(); return leave(it, it.exit(EAtom.NORMAL)); }
+            case Ops.NORMAL_EXIT -> { Interpreter.pin(); it.p.vm.returned(it.p, it.x[0]); return leave(it, it.exit(EAtom.NORMAL)); }
             case Ops.APPLY_TRAMPOLINE -> { Interpreter.pin();
                 var p = it.p;
                 if (p.startFun != null) { EFun f = p.startFun; p.startFun = null; return it.callFun(f, 0, null, pc); }

@@ -42,6 +42,14 @@ public final class ProcessTable {
 
     public ErlProcess byNumber(int n) { return live.get(n); }
 
+    /** A fresh local pid with no process behind it, for {@code sink} (an embedding API mailbox). */
+    public EPid sinkPid(SignalSink sink) {
+        int n = nextNumber.getAndIncrement();
+        EPid pid = new EPid(vm.nodeName, n & 0x7FFF, (n >>> 15) & 0x1FFF, 0);
+        pid.process = sink;
+        return pid;
+    }
+
     private ErlProcess create(ErlProcess parent) {
         if (live.size() >= vm.limits.processes()) {
             if (parent != null) CrashReport.error(parent, "Too many processes\n"); // as erts logs it

@@ -25,6 +25,9 @@ public final class Registry {
 
     public boolean registerPort(EAtom name, EPort port) { return names.putIfAbsent(name, port) == null; }
 
+    /** Registers a pid that is no process (an embedding API mailbox); false if the name is taken. */
+    public boolean registerSink(EAtom name, EPid pid) { return names.putIfAbsent(name, pid) == null; }
+
     public boolean unregister(EAtom name) {
         Term t = names.remove(name);
         if (t instanceof EPid pid && pid.process instanceof ErlProcess p) {

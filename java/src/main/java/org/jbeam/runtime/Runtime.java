@@ -137,6 +137,7 @@ public final class Runtime {
         Object o = pid.process;
         if (o == null) o = resolve(pid);
         if (o instanceof ErlProcess p) p.deliver(msg);
+        else if (o instanceof SignalSink k) k.message(msg);
     }
 
     /**
@@ -199,12 +200,27 @@ public final class Runtime {
     /** Drops the exit record of {@code pid} once the embedding API has read it. */
     public void forgetExit(EPid pid) { exitWatchers.remove(pid); }
 
+    /**
+     * Processes started by the embedding API's call(): the value their initial function returns
+     * completes the future (an exit completes it exceptionally, unreported: the caller gets it).
+     */
+    public final java.util.concurrent.ConcurrentHashMap<EPid, CompletableFuture<Term>> callResults = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The initial function of {@code p} returned {@code value} (the process is about to exit normally). */
+    public void returned(ErlProcess p, Term value) {
+        if (callResults.isEmpty()) return;
+        CompletableFuture<Term> f = callResults.remove(p.pid);
+        if (f != null) f.complete(value);
+    }
+
     void processExited(ErlProcess p, Term reason) {
         // Kept until the embedding API has read it (forgetExit): a process spawned through the API
         // may exit before its awaitExit call starts.
         CompletableFuture<Term> f = exitWatchers.get(p.pid);
         if (f != null) f.complete(reason);
-        CrashReport.maybeReport(this, p, reason);
+        CompletableFuture<Term> call = callResults.isEmpty() ? null : callResults.remove(p.pid);
+        if (call != null) call.completeExceptionally(new org.jbeam.api.ErlangExit(p.pid, reason));
+        else CrashReport.maybeReport(this, p, reason);
     }
 
     public void writeStdout(byte[] b) { write(stdout, b); }
