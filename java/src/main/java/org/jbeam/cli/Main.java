@@ -120,6 +120,11 @@ public final class Main {
                     i++;
                     continue;
                 }
+                if (s.equals("-noinput")) { // erlexec: -noinput implies -noshell
+                    c.rest.addAll(List.of("-noshell", "-noinput"));
+                    i++;
+                    continue;
+                }
                 if (s.equals("-version")) {
                     c.version = true;
                     i++;
@@ -170,9 +175,16 @@ public final class Main {
                     if (error == null) error = e.getMessage();
                 }
             }
-            // Flags taking a separate value: skip it too. (+A 10, +P 100000, +S 4, +K true …)
-            if (!attached && "ABCDKLMPQRSTWchiprstvwez".contains(name) && val != null && !val.startsWith("-") && !val.startsWith("+"))
+            // Flags taking a separate value: skip it too, as erlexec does. One letter: +A 10,
+            // +P 100000, +S 4, +K true, +W w, +c true. A switch of a family: +MBas ageffcbf (every
+            // allocator flag), +sbt db, +hms 233, +rg 4, +zdbbl 128000, +pc unicode, +SDcpu 2, +IOt 2.
+            boolean takesValue = attached
+                    ? "MshrzpI".contains(name) || s.startsWith("+SD") || s.startsWith("+SP")
+                    : "#aACeinPQSJstTRWKc".contains(name);
+            if (takesValue && val != null && !val.startsWith("-") && !val.startsWith("+")
+                    && (!s.equals("+c") || val.equals("true") || val.equals("false")))
                 return i + 2;
+            if (s.equals("+B") && val != null && (val.equals("i") || val.equals("c") || val.equals("d"))) return i + 2; // +B i (RabbitMQ)
             return i + 1;
         }
     }

@@ -46,7 +46,7 @@ public final class DistBifs {
         });
         t.bif2(E, "setnode", (p, n, c) -> {
             if (!(n instanceof EAtom node) || !node.name.contains("@") || !(c instanceof ESmall cr)) throw ErlangException.badarg();
-            p.vm.dist.setName(node, (int) cr.value);
+            p.vm.dist.setName(node, (int) cr.value, p.pid);
             return EAtom.TRUE;
         });
         t.bif3(I, "create_dist_channel", (p, n, ctrl, opts) -> {

@@ -50,8 +50,36 @@ public final class Distribution {
 
     public boolean alive() { return vm.thisNode != EAtom.NONODE; }
 
-    /** erlang:setnode/2: this node's name and creation (pids etc. are written with them on the wire). */
-    public void setName(EAtom name, int creation) {
+    /** The process that named this node (net_kernel): when it exits the node is no longer alive. */
+    private volatile EPid namedBy;
+
+    /**
+     * erlang:setnode/2 from {@code caller}: this node's name and creation (pids etc. are written
+     * with them on the wire). As erts ties the name to net_kernel, the caller's exit undoes it
+     * ({@link #namerExited}).
+     */
+    public void setName(EAtom name, int creation, EPid caller) {
+        namedBy = caller;
+        rename(name, creation);
+        // As erts: monitor_nodes subscribers hear that this node came up under its name.
+        events.nodeUp(this, name, 0, true);
+    }
+
+    /**
+     * The process that called setnode exited (net_kernel:stop/0, or it crashed): as erts'
+     * erts_do_net_exits, every connection is killed, the node is nonode@nohost again (a later
+     * net_kernel:start names it anew), and monitor_nodes subscribers get a nodedown for it.
+     */
+    public void namerExited(EPid pid) {
+        if (!pid.equals(namedBy)) return;
+        namedBy = null;
+        for (DistConnection c : new ArrayList<>(conns.values())) c.close();
+        EAtom old = vm.thisNode;
+        rename(EAtom.NONODE, 0);
+        events.nodeDown(this, old, 0, true, EAtom.of("net_kernel_terminated"));
+    }
+
+    private void rename(EAtom name, int creation) {
         vm.thisCreation = creation;
         TermDecoder.localCreation = creation;
         TermDecoder.localNode = name;
@@ -61,8 +89,6 @@ public final class Distribution {
             return p != null ? p.pid : null;
         };
         vm.thisNode = name;
-        // As erts: monitor_nodes subscribers hear that this node came up under its name.
-        events.nodeUp(this, name, 0, true);
     }
 
     /** process_flag({monitor_nodes, Opts}, On): how many such subscriptions the process had. */

@@ -89,6 +89,12 @@ class CommandLineTest {
                 List.of("-noshell", "+A", "2000", "-eval", limits),
                 List.of("-noshell", "+P", "1024", "-eval", "R = (catch [spawn(fun() -> receive x -> ok end end) || _ <- lists:seq(1, 2000)]),"
                         + " timer:sleep(500), io:format(\"~p ~p~n\", [element(1, element(2, R)), erlang:system_info(process_count)]), halt()."),
+                // RabbitMQ's command line: allocator, scheduler and dist-buffer flags take the
+                // next argument as their value (erlexec), so none of it reaches -boot's arguments
+                List.of("-noshell", "-boot", "start_sasl", "+W", "w", "+MBas", "ageffcbf", "+MHas", "ageffcbf", "+MBlmbcs", "512",
+                        "+MMmcs", "30", "+stbt", "db", "+zdbbl", "128000", "+sbwt", "none", "+pc", "unicode", "+hms", "300", "+c", "true", "+B", "i",
+                        "-eval", "io:format(\"~p ~p~n\", [init:get_argument(boot), init:get_plain_arguments()]), halt()."),
+                List.of("-noinput", "-eval", "io:format(\"~p ~p~n\", [init:get_argument(noshell), init:get_argument(noinput)]), halt()."),
                 List.of("-compile"),
                 List.of("-compile", bad.toString()));
         return cases.stream().map(args -> DynamicTest.dynamicTest(String.join(" ", args), () -> {
