@@ -67,7 +67,10 @@ public final class Boot {
             l.addAll(List.of("-root", vm.otpRoot.toString(), "-bindir",
                     bindir(vm.otpRoot).toString()));
         }
-        l.addAll(List.of("-progname", "erl", "--", "-home", System.getProperty("user.home"), "--"));
+        // erlexec passes $HOME (where auth finds .erlang.cookie); the JVM's user.home is the
+        // password database's entry, which differs when HOME is set (RabbitMQ's scripts, sudo -E).
+        String home = System.getenv("HOME");
+        l.addAll(List.of("-progname", "erl", "--", "-home", home != null && !home.isEmpty() ? home : System.getProperty("user.home"), "--"));
         l.addAll(vm.args);
         return l;
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -101,6 +102,24 @@ class CommandLineTest {
             String expected = withStderr("erl", args), actual = withStderr(DifferentialTest.JBEAM.toString(), args);
             assertEquals(expected, actual);
         }));
+    }
+
+    /** -home comes from $HOME, as erlexec passes it (auth reads the cookie there), not from the user database. */
+    @Test
+    void homeFromEnvironment() throws Exception {
+        java.nio.file.Path home = java.nio.file.Files.createTempDirectory("cli_home");
+        List<String> args = List.of("-noshell", "-eval", "io:format(\"~p~n\", [init:get_argument(home)]), halt().");
+        String[] outs = new String[2];
+        int k = 0;
+        for (String exe : List.of("erl", DifferentialTest.JBEAM.toString())) {
+            ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of(exe), args.stream()).toList());
+            pb.environment().put("HOME", home.toString());
+            pb.redirectErrorStream(true);
+            Process p = pb.start();
+            outs[k++] = new String(p.getInputStream().readAllBytes()) + "status " + p.waitFor();
+        }
+        assertEquals("{ok,[[\"" + home + "\"]]}\nstatus 0", outs[0]);
+        assertEquals(outs[0], outs[1]);
     }
 
     /** Standard output and error together (with the timestamped report lines left out), and the exit status. */
