@@ -41,7 +41,7 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
     @Override
     public synchronized Term control(ErlProcess caller, int op, byte[] d) {
         int cmd = op - MAGIC;
-        Term ifs = InetIfs.control(cmd);
+        Term ifs = InetIfs.control(cmd, d);
         if (ifs != null) return ifs;
         try {
             return switch (cmd) {

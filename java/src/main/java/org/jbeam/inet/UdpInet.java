@@ -83,7 +83,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
     @Override
     public synchronized Term control(ErlProcess caller, int op, byte[] d) {
         int cmd = op - TcpInet.MAGIC;
-        Term ifs = InetIfs.control(cmd);
+        Term ifs = InetIfs.control(cmd, d);
         if (ifs != null) return ifs;
         try {
             return switch (cmd) {
