@@ -37,7 +37,7 @@ final class InetIfs {
      * INET_REQ_IFGET (inet:ifget/2,3): the name (length byte, bytes), then option codes. Each option
      * the interface has is answered in request order, as inet_drv's SIOCGIF* ioctls: the first IPv4
      * address, its netmask, broadcast and destination address,
-     * flags, MTU, hardware address. What it lacks (an unknown interface: everything) is left out.
+     * flags, MTU, hardware address. What it lacks is left out (flags are always answered).
      */
     private static byte[] ifget(List<IfAddrs.Entry> es, byte[] d) {
         if (d.length < 1 || d.length < 1 + (d[0] & 0xFF)) return null;
@@ -65,8 +65,9 @@ final class InetIfs {
                     if (v4 != null) addr(o, IFOPT_DSTADDR, (v4.flags() & IfAddrs.IFF_POINTOPOINT) != 0 && v4.broadOrDst() != null
                             ? v4.broadOrDst() : v4.addr());
                 }
-                case IFOPT_FLAGS -> {
-                    if (any != null) { o.write(IFOPT_FLAGS); put32(o, flags(any.flags())); }
+                case IFOPT_FLAGS -> { // answered even for an unknown interface (no flags), as inet_drv
+                    o.write(IFOPT_FLAGS);
+                    put32(o, any == null ? 0 : flags(any.flags()));
                 }
                 case IFOPT_MTU -> {
                     int mtu = any == null ? -1 : mtu(name);
