@@ -61,20 +61,23 @@ final class DecodePacket {
             o = c.tail;
         }
         if (o != ENil.NIL) throw ErlangException.badarg();
-        byte[] d = b.sub(0, b.byteSize()).toByteArray(); // trailing bits stay in Rest, as in OTP
+        // Parsed in place: the bytes of a binary's range never change. Trailing bits stay in Rest, as in OTP.
+        byte[] d = b.array();
+        int off = b.arrayOffset();
         int[] httpState = {0};
-        long plen = PacketLength.length(type, d, 0, d.length, maxPlen, truncLen, delimiter, httpState);
+        long plen = PacketLength.length(type, d, off, b.byteSize(), maxPlen, truncLen, delimiter, httpState);
         if (plen < 0) return ETuple.of(EAtom.ERROR, INVALID);
         if (plen == 0) return ETuple.of(MORE, EAtom.UNDEFINED);
-        if (plen > d.length) return ETuple.of(MORE, ESmall.of(plen));
+        if (plen > b.byteSize()) return ETuple.of(MORE, ESmall.of(plen));
         int len = (int) plen;
         Term packet;
         if (PacketLength.isHttp(type)) {
-            packet = HttpPacket.parse(d, 0, len, httpState, type == PacketLength.HTTP_BIN || type == PacketLength.HTTPH_BIN);
+            boolean binary = type == PacketLength.HTTP_BIN || type == PacketLength.HTTPH_BIN;
+            packet = HttpPacket.parse(d, off, len, httpState, binary ? HttpPacket.SHARED_BINARIES : HttpPacket.LISTS);
         } else if (type == PacketLength.SSL_TLS) {
-            packet = TlsPacket.parse(ENil.NIL, d, 0, len);
+            packet = TlsPacket.parse(ENil.NIL, d, off, len);
         } else {
-            packet = b.sub(PacketLength.bodyStart(type), PacketLength.bodyLength(type, d, 0, len));
+            packet = b.sub(PacketLength.bodyStart(type), PacketLength.bodyLength(type, d, off, len));
         }
         return ETuple.of(EAtom.OK, packet, new EBitString(b.array(), b.arrayOffset() + len, b.bitSize() - plen * 8));
     }

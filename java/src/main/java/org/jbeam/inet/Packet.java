@@ -64,7 +64,8 @@ final class Packet {
      */
     static Term term(InetOptions o, Term port, byte[] buf, int[] f, int[] httpState) {
         if (PacketLength.isHttp(o.packet))
-            return HttpPacket.parse(buf, 0, f[2], httpState, o.packet == PacketLength.HTTP_BIN || o.packet == PacketLength.HTTPH_BIN);
+            return HttpPacket.parse(buf, 0, f[2], httpState,
+                    o.packet == PacketLength.HTTP_BIN || o.packet == PacketLength.HTTPH_BIN ? HttpPacket.BINARIES : HttpPacket.LISTS);
         if (o.packet == PacketLength.SSL_TLS) return TlsPacket.parse(port, buf, 0, f[2]);
         int start = f[0], n = f[1] - f[0];
         if (!o.binary) return bytesToList(buf, start, n, ENil.NIL);

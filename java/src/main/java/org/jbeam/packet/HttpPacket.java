@@ -9,7 +9,8 @@ import org.jbeam.term.*;
  * One HTTP line as erts' packet_parse_http turns it into a term (packet types http, httph,
  * http_bin, httph_bin): {http_request, Method, Uri, {Maj, Min}}, {http_response, {Maj, Min}, Code,
  * Reason}, {http_header, Bit, Field, UnmodifiedField, Value}, http_eoh, or {http_error, Line} when
- * the line does not parse. Strings are lists for http/httph and binaries for the _bin types.
+ * the line does not parse. Strings are lists for http/httph and binaries for the _bin types
+ * (sub-binaries of decode_packet's argument, copies of the driver's buffer).
  * The behaviour is OTP 25's, quirks included (an HTTP/0.9 request line without a version is
  * {0,9}; text after the version digits is ignored; an absoluteURI host ends at the first ':', so
  * an IPv6 literal is not recognised).
@@ -62,9 +63,13 @@ public final class HttpPacket {
 
     private static String latin1(byte[] d, int off, int len) { return new String(d, off, len, java.nio.charset.StandardCharsets.ISO_8859_1); }
 
-    /** A string of the packet: a binary (copied) for the _bin types, else a list of bytes. */
-    private static Term str(boolean bin, byte[] d, int off, int len) {
-        if (bin) return EBitString.of(java.util.Arrays.copyOfRange(d, off, off + len));
+    /** How strings are made: lists, binaries sharing the parsed bytes (an immutable binary's), or copied binaries. */
+    public static final int LISTS = 0, SHARED_BINARIES = 1, BINARIES = 2;
+
+    /** A string of the packet in the given form. */
+    private static Term str(int form, byte[] d, int off, int len) {
+        if (form == SHARED_BINARIES) return EBitString.of(d, off, len);
+        if (form == BINARIES) return EBitString.of(java.util.Arrays.copyOfRange(d, off, off + len));
         Term l = ENil.NIL;
         for (int i = off + len - 1; i >= off; i--) l = new ECons(ESmall.of(d[i] & 0xFF), l);
         return l;
@@ -75,25 +80,25 @@ public final class HttpPacket {
      * line, else header lines) and updates the state as erts does: a start line moves to headers,
      * the empty line (http_eoh) back to start lines.
      */
-    public static Term parse(byte[] d, int off, int len, int[] state, boolean bin) {
-        Term t = parseLine(d, off, len, state, bin);
-        return t != null ? t : ETuple.of(ERROR, str(bin, d, off, len));
+    public static Term parse(byte[] d, int off, int len, int[] state, int form) {
+        Term t = parseLine(d, off, len, state, form);
+        return t != null ? t : ETuple.of(ERROR, str(form, d, off, len));
     }
 
-    private static Term parseLine(byte[] d, int off, int len, int[] state, boolean bin) {
+    private static Term parseLine(byte[] d, int off, int len, int[] state, int form) {
         int n = len;
         // The trailing CRLF (or a bare LF) is not part of the line.
         if (n >= 2 && d[off + n - 2] == '\r') n -= 2;
         else if (n >= 1 && d[off + n - 1] == '\n') n -= 1;
         int end = off + n;
-        if (state[0] != 0) return header(d, off, end, state, bin);
+        if (state[0] != 0) return header(d, off, end, state, form);
         if (n >= 5 && d[off] == 'H' && d[off + 1] == 'T' && d[off + 2] == 'T' && d[off + 3] == 'P' && d[off + 4] == '/')
-            return statusLine(d, off + 5, end, state, bin);
-        return requestLine(d, off, end, state, bin);
+            return statusLine(d, off + 5, end, state, form);
+        return requestLine(d, off, end, state, form);
     }
 
     /** HTTP/Maj.Min SP* Code SP* Reason; the reason may be empty. */
-    private static Term statusLine(byte[] d, int p, int end, int[] state, boolean bin) {
+    private static Term statusLine(byte[] d, int p, int end, int[] state, int form) {
         int major = 0, minor = 0, status = 0, p0 = p;
         while (p < end && digit(d[p])) major = 10 * major + (d[p++] - '0');
         if (p == p0 || p == end || d[p] != '.') return null;
@@ -108,11 +113,11 @@ public final class HttpPacket {
         while (p < end && sp(d[p])) p++;
         if (p == p0 && p < end) return null;
         state[0] = 1;
-        return ETuple.of(RESPONSE, ETuple.of(ESmall.of(major), ESmall.of(minor)), ESmall.of(status), str(bin, d, p, end - p));
+        return ETuple.of(RESPONSE, ETuple.of(ESmall.of(major), ESmall.of(minor)), ESmall.of(status), str(form, d, p, end - p));
     }
 
     /** Method SP+ Uri [SP+ HTTP/Maj.Min]; without a version the request is HTTP/0.9. */
-    private static Term requestLine(byte[] d, int off, int end, int[] state, boolean bin) {
+    private static Term requestLine(byte[] d, int off, int end, int[] state, int form) {
         int p = off;
         while (p < end && !tspecial(d[p] & 0xFF)) p++;
         int methLen = p - off;
@@ -138,19 +143,19 @@ public final class HttpPacket {
             if (p == p0) return null;
         }
         state[0] = 1;
-        Term meth = known != null ? known : str(bin, d, off, methLen);
-        return ETuple.of(REQUEST, meth, uri(d, uri, uriLen, bin), ETuple.of(ESmall.of(major), ESmall.of(minor)));
+        Term meth = known != null ? known : str(form, d, off, methLen);
+        return ETuple.of(REQUEST, meth, uri(d, uri, uriLen, form), ETuple.of(ESmall.of(major), ESmall.of(minor)));
     }
 
     /** http_parse_uri: '*', {abs_path, P}, {absoluteURI, http|https, Host, Port, Path}, {scheme, S, Rest} or the raw string. */
-    private static Term uri(byte[] d, int p, int len, boolean bin) {
+    private static Term uri(byte[] d, int p, int len, int form) {
         if (len == 1 && d[p] == '*') return STAR;
-        if (len <= 1 || d[p] == '/') return ETuple.of(ABS_PATH, str(bin, d, p, len));
-        if (len >= 7 && latin1(d, p, 7).equalsIgnoreCase("http://")) return absoluteUri(HTTP, d, p + 7, len - 7, bin);
-        if (len >= 8 && latin1(d, p, 8).equalsIgnoreCase("https://")) return absoluteUri(HTTPS, d, p + 8, len - 8, bin);
+        if (len <= 1 || d[p] == '/') return ETuple.of(ABS_PATH, str(form, d, p, len));
+        if (len >= 7 && latin1(d, p, 7).equalsIgnoreCase("http://")) return absoluteUri(HTTP, d, p + 7, len - 7, form);
+        if (len >= 8 && latin1(d, p, 8).equalsIgnoreCase("https://")) return absoluteUri(HTTPS, d, p + 8, len - 8, form);
         int colon = indexOf(d, p, p + len, ':');
-        if (colon < 0) return str(bin, d, p, len);
-        return ETuple.of(SCHEME, str(bin, d, p, colon - p), str(bin, d, colon + 1, p + len - colon - 1));
+        if (colon < 0) return str(form, d, p, len);
+        return ETuple.of(SCHEME, str(form, d, p, colon - p), str(form, d, colon + 1, p + len - colon - 1));
     }
 
     private static int indexOf(byte[] d, int from, int end, int b) {
@@ -159,20 +164,20 @@ public final class HttpPacket {
     }
 
     /** host[:port][/path]: the path defaults to "/"; a port that is not all digits, or 0, is undefined. */
-    private static Term absoluteUri(EAtom scheme, byte[] d, int p, int len, boolean bin) {
+    private static Term absoluteUri(EAtom scheme, byte[] d, int p, int len, int form) {
         int slash = indexOf(d, p, p + len, '/');
         Term path;
-        if (slash < 0) path = str(bin, new byte[] {'/'}, 0, 1);
+        if (slash < 0) path = str(form == LISTS ? LISTS : BINARIES, new byte[] {'/'}, 0, 1);
         else {
-            path = str(bin, d, slash, p + len - slash);
+            path = str(form, d, slash, p + len - slash);
             len = slash - p;
         }
         int colon = indexOf(d, p, p + len, ':');
         Term host;
         int port = 0;
-        if (colon < 0) host = str(bin, d, p, len);
+        if (colon < 0) host = str(form, d, p, len);
         else {
-            host = str(bin, d, p, colon - p);
+            host = str(form, d, p, colon - p);
             int q = colon + 1, end = p + len;
             while (q < end && digit(d[q])) port = port * 10 + (d[q++] - '0');
             if (q != end) port = 0;
@@ -185,7 +190,7 @@ public final class HttpPacket {
      * rest lower case) and looked up among the known headers; the original spelling is the fourth
      * element. Spaces after the colon are skipped; the value runs to the end, continuation lines included.
      */
-    private static Term header(byte[] d, int off, int end, int[] state, boolean bin) {
+    private static Term header(byte[] d, int off, int end, int[] state, int form) {
         if (end == off) {
             state[0] = 0;
             return EOH;
@@ -215,10 +220,10 @@ public final class HttpPacket {
             field = HEADER_ATOMS[ix];
         } else {
             bit = ESmall.of(0);
-            field = nameLen <= MAX_NAME_LEN ? str(bin, canon, 0, nameLen) : str(bin, d, off, nameLen);
+            field = nameLen <= MAX_NAME_LEN ? str(form == LISTS ? LISTS : BINARIES, canon, 0, nameLen) : str(form, d, off, nameLen);
         }
         p++;
         while (p < end && sp(d[p])) p++;
-        return ETuple.of(HEADER, bit, field, str(bin, d, off, nameLen), str(bin, d, p, end - p));
+        return ETuple.of(HEADER, bit, field, str(form, d, off, nameLen), str(form, d, p, end - p));
     }
 }
