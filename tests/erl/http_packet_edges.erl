@@ -31,6 +31,7 @@ act(S, Acc) ->
     end.
 
 main() ->
+    process_flag(trap_exit, true),
     %% the peer closes with a partial line buffered
     {C1, S1} = pair([{packet, http_bin}]),
     ok = gen_tcp:send(C1, <<"GET / HTTP/1.1\r\nHost: x">>),
@@ -100,4 +101,22 @@ main() ->
     ok = gen_tcp:send(C10, <<"\r\n\r\n">>),
     io:format("~p~n", [drain(S10)]),
     [gen_tcp:close(X) || X <- [S1, S2, C3, S3, C4, S4, C5, S5, C6, S6, C7, S7, C8, S8, C9, S9, C10, S10]],
+    %% an active socket closed by emsgsize sends its owner no exit signal
+    {C11, S11} = pair([{packet, http_bin}, {packet_size, 10}]),
+    ok = inet:setopts(S11, [{active, true}]),
+    ok = gen_tcp:send(C11, <<"GET /0123456789 HTTP/1.1\r\n">>),
+    io:format("~p ~p~n", [act(S11), erlang:port_info(S11, id) =:= undefined]),
+    io:format("exits ~p~n", [[R || {'EXIT', _, R} <- flush()]]),
+    gen_tcp:close(C11),
+    %% the buffer (which limits lines) follows a larger recbuf unless it was set; it is at least 1
+    [begin {ok, L} = gen_tcp:listen(0, O), io:format("~p ~p~n", [O, inet:getopts(L, [buffer])]), gen_tcp:close(L) end
+     || O <- [[{recbuf, 1000}], [{recbuf, 200000}], [{buffer, 0}], [{buffer, 100}, {recbuf, 5000}], [{recbuf, 5000}, {buffer, 100}]]],
+    {ok, L2} = gen_tcp:listen(0, []),
+    ok = inet:setopts(L2, [{recbuf, 3000}]), B1 = inet:getopts(L2, [buffer]),
+    ok = inet:setopts(L2, [{buffer, 50}]), ok = inet:setopts(L2, [{recbuf, 7000}]),
+    io:format("~p ~p~n", [B1, inet:getopts(L2, [buffer])]),
+    gen_tcp:close(L2),
     ok.
+
+flush() ->
+    receive M -> [M | flush()] after 100 -> [] end.

@@ -146,5 +146,10 @@ modes() ->
     ok = gen_udp:send(U, "127.0.0.1", UP, <<"GET / HTTP/1.1\r\n">>),
     {ok, {_, _, D}} = gen_udp:recv(U, 0, 1000),
     io:format("udp ~p~n", [D]),
+    %% a packet type on a UDP socket is accepted and does not change what a datagram delivers
+    io:format("~p~n", [[inet:setopts(U, [{packet, P}]) || P <- [http_bin, 4, line, asn1]]]),
+    ok = gen_udp:send(U, "127.0.0.1", UP, <<"GET / HTTP/1.1\r\n">>),
+    {ok, {_, _, D2}} = gen_udp:recv(U, 0, 1000),
+    io:format("udp ~p ~p~n", [D2, inet:getopts(U, [packet])]),
     gen_udp:close(U),
     gen_tcp:close(S).

@@ -19,6 +19,8 @@ final class InetOptions implements Cloneable {
     boolean binary, exitOnClose = true, sendTimeoutClose;
     /** The buffer option was given: recbuf no longer raises it (inet_drv's bufsz_set). */
     boolean bufferSet;
+    /** The buffer option's value, kept here for the receive path (other holds it for getopts). */
+    private int buffer = 1460;
     int packet = Packet.RAW, packetSize, header, lineDelim = '\n';
     long sendTimeout = -1;
     /** Other options: last value bytes set, returned as is by getopts. */
@@ -93,7 +95,7 @@ final class InetOptions implements Cloneable {
                     socketOpt.accept(code, v);
                 }
                 default -> {
-                    if (code == BUFFER) bufferSet = true;
+                    if (code == BUFFER) { bufferSet = true; buffer = x; }
                     other.put(code, v);
                     socketOpt.accept(code, v);
                 }
@@ -129,7 +131,13 @@ final class InetOptions implements Cloneable {
     }
 
     /** The driver's receive buffer size (the buffer option): lines are truncated to it, HTTP lines limited by it. */
-    int buffer() { return InetCodec.i32(other.getOrDefault(BUFFER, DEFAULTS.get(BUFFER)), 0); }
+    int buffer() { return buffer; }
+
+    /** Sets the buffer size as the driver adjusted it (getopts reports it). */
+    void buffer(int v) {
+        buffer = v;
+        other.put(BUFFER, int32(v));
+    }
 
     static byte[] int32(long v) { byte[] b = new byte[4]; InetCodec.put32(b, 0, v); return b; }
 }

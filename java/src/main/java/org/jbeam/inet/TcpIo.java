@@ -131,8 +131,8 @@ abstract class TcpIo implements SockPoll.Handler {
     private void socketOpt(int code, byte[] v) {
         int x = InetCodec.i32(v, 0);
         // inet_drv's buffer: at least 1, and a larger recbuf raises it unless it was set explicitly.
-        if (code == InetOptions.BUFFER && x < 1) opts.other.put(code, InetOptions.int32(1));
-        if (code == InetOptions.RCVBUF && !opts.bufferSet && x > opts.buffer()) opts.other.put(InetOptions.BUFFER, InetOptions.int32(x));
+        if (code == InetOptions.BUFFER && x < 1) opts.buffer(1);
+        if (code == InetOptions.RCVBUF && !opts.bufferSet && x > opts.buffer()) opts.buffer(x);
         try {
             if (ch != null) {
                 switch (code) {
