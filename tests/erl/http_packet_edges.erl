@@ -111,6 +111,13 @@ main() ->
     %% the buffer (which limits lines) follows a larger recbuf unless it was set; it is at least 1
     [begin {ok, L} = gen_tcp:listen(0, O), io:format("~p ~p~n", [O, inet:getopts(L, [buffer])]), gen_tcp:close(L) end
      || O <- [[{recbuf, 1000}], [{recbuf, 200000}], [{buffer, 0}], [{buffer, 100}, {recbuf, 5000}], [{recbuf, 5000}, {buffer, 100}]]],
+    %% prim_inet:async_recv (the inet_async message path) with http packets and emsgsize
+    {C12, S12} = pair([{packet, http}, {packet_size, 30}]),
+    ok = gen_tcp:send(C12, <<"GET / HTTP/1.1\r\nHost: h\r\nX: 0123456789012345678901234567890123\r\n\r\n">>),
+    AR = [begin {ok, Ref} = prim_inet:async_recv(S12, 0, 1000), receive {inet_async, S12, Ref, R} -> R after 2000 -> none end end
+          || _ <- [1, 2, 3]],
+    io:format("async ~p ~p~n", [AR, prim_inet:async_recv(S12, 0, 1000)]),
+    gen_tcp:close(C12),
     {ok, L2} = gen_tcp:listen(0, []),
     ok = inet:setopts(L2, [{recbuf, 3000}]), B1 = inet:getopts(L2, [buffer]),
     ok = inet:setopts(L2, [{buffer, 50}]), ok = inet:setopts(L2, [{recbuf, 7000}]),
