@@ -12,11 +12,15 @@ final class InetOptions implements Cloneable {
     static final int REUSEADDR = 0, KEEPALIVE = 1, LINGER = 3, SNDBUF = 6, RCVBUF = 7, NODELAY = 10,
             HEADER = 21, ACTIVE = 22, PACKET = 23, MODE = 24, DELIVER = 25, EXITONCLOSE = 26, SEND_TIMEOUT = 30,
             PACKET_SIZE = 32, RAW = 34, SEND_TIMEOUT_CLOSE = 35, NETNS = 38, LINE_DELIM = 40, BIND_TO_DEVICE = 42,
-            IPV6_V6ONLY = 16, READ_PACKETS = 33;
+            IPV6_V6ONLY = 16, READ_PACKETS = 33, BUFFER = 20;
     static final int PASSIVE = 0, ACTIVE_TRUE = 1, ONCE = 2, MULTI = 3;
 
     int active = PASSIVE, activeN;
     boolean binary, exitOnClose = true, sendTimeoutClose;
+    /** The buffer option was given: recbuf no longer raises it (inet_drv's bufsz_set). */
+    boolean bufferSet;
+    /** The buffer option's value, kept here for the receive path (other holds it for getopts). */
+    private int buffer = 1460;
     int packet = Packet.RAW, packetSize, header, lineDelim = '\n';
     long sendTimeout = -1;
     /** Other options: last value bytes set, returned as is by getopts. */
@@ -40,7 +44,7 @@ final class InetOptions implements Cloneable {
 
     private static final Map<Integer, byte[]> DEFAULTS = new HashMap<>();
     static {
-        def(20, 1460); def(DELIVER, 1); def(27, 8192); def(28, 4096); def(SNDBUF, 16384); def(RCVBUF, 131072);
+        def(BUFFER, 1460); def(DELIVER, 1); def(27, 8192); def(28, 4096); def(SNDBUF, 16384); def(RCVBUF, 131072);
         def(36, 8192); def(37, 4096); def(46, 64);
         DEFAULTS.put(LINGER, new byte[8]);
     }
@@ -90,7 +94,11 @@ final class InetOptions implements Cloneable {
                     other.put(code, v);
                     socketOpt.accept(code, v);
                 }
-                default -> { other.put(code, v); socketOpt.accept(code, v); }
+                default -> {
+                    if (code == BUFFER) { bufferSet = true; buffer = x; }
+                    other.put(code, v);
+                    socketOpt.accept(code, v);
+                }
             }
         }
         return true;
@@ -120,6 +128,15 @@ final class InetOptions implements Cloneable {
             out.writeBytes(v);
         }
         return out.toByteArray();
+    }
+
+    /** The driver's receive buffer size (the buffer option): lines are truncated to it, HTTP lines limited by it. */
+    int buffer() { return buffer; }
+
+    /** Sets the buffer size as the driver adjusted it (getopts reports it). */
+    void buffer(int v) {
+        buffer = v;
+        other.put(BUFFER, int32(v));
     }
 
     static byte[] int32(long v) { byte[] b = new byte[4]; InetCodec.put32(b, 0, v); return b; }

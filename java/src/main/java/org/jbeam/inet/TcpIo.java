@@ -57,6 +57,14 @@ abstract class TcpIo implements SockPoll.Handler {
     InetOptions opts = new InetOptions();
     private byte[] in = new byte[1024];
     private int inLen;
+    /** The HTTP parser state (0: request or status line, else headers): kept across packet type changes, as in erts. */
+    private final int[] httpState = {0};
+    /**
+     * Bytes (or end of stream) arrived since packets were last framed; a framing error is reported
+     * only on such input (see {@link #packetError}). readShut: reading stopped after a reported framing
+     * error on a socket with exit_on_close false (erts' desc_close_read).
+     */
+    private boolean freshInput, readShut;
     private final ArrayDeque<Recv> recvs = new ArrayDeque<>();
     private final ArrayDeque<ByteBuffer> outQ = new ArrayDeque<>();
     private long outBytes;
@@ -122,6 +130,9 @@ abstract class TcpIo implements SockPoll.Handler {
 
     private void socketOpt(int code, byte[] v) {
         int x = InetCodec.i32(v, 0);
+        // inet_drv's buffer: at least 1, and a larger recbuf raises it unless it was set explicitly.
+        if (code == InetOptions.BUFFER && x < 1) opts.buffer(1);
+        if (code == InetOptions.RCVBUF && !opts.bufferSet && x > opts.buffer()) opts.buffer(x);
         try {
             if (ch != null) {
                 switch (code) {
@@ -196,8 +207,9 @@ abstract class TcpIo implements SockPoll.Handler {
             if (in.length - inLen < 1024) in = java.util.Arrays.copyOf(in, in.length * 2);
             int room = in.length - inLen;
             int n = ch.read(ByteBuffer.wrap(in, inLen, room));
-            if (n < 0) { readEof = true; return; }
+            if (n < 0) { readEof = freshInput = true; return; }
             if (n == 0) return;
+            freshInput = true;
             inLen += n;
             recvOct += n;
             // A short read drained the socket: skip the read that would only say EAGAIN (epoll is
@@ -214,6 +226,7 @@ abstract class TcpIo implements SockPoll.Handler {
             if (in.length - inLen < n) in = java.util.Arrays.copyOf(in, Math.max(in.length * 2, inLen + n));
             java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, in, inLen, n);
             inLen += n;
+            freshInput = true;
             recvOct += n;
             // A full buffer: more may be waiting. No receive is in flight during this call (the ring
             // re-arms after it), so reading the rest here keeps the order and saves ring turns.
@@ -224,7 +237,7 @@ abstract class TcpIo implements SockPoll.Handler {
                     ioFailed(e);
                 }
             }
-        } else if (n == 0) readEof = true;
+        } else if (n == 0) readEof = freshInput = true;
         else ioFailed(null);
         if (!port.isClosed()) deliver();
         else updateInterest();
@@ -237,20 +250,10 @@ abstract class TcpIo implements SockPoll.Handler {
         failSenders();
     }
 
-    private Term data(int start, int end) {
-        int n = end - start;
+    private Term data(int[] f) {
         recvCnt++;
-        recvMax = Math.max(recvMax, n);
-        if (!opts.binary) return bytesToList(in, start, n, ENil.NIL);
-        int h = Math.min(opts.header, n);
-        EBitString bin = EBitString.of(java.util.Arrays.copyOfRange(in, start + h, end));
-        return h == 0 ? bin : bytesToList(in, start, h, bin);
-    }
-
-    private static Term bytesToList(byte[] b, int off, int n, Term tail) {
-        Term l = tail;
-        for (int i = off + n - 1; i >= off; i--) l = new ECons(ESmall.of(b[i] & 0xFF), l);
-        return l;
+        recvMax = Math.max(recvMax, f[2]);
+        return Packet.term(opts, port.id, in, f, httpState);
     }
 
     private void consume(int n) {
@@ -262,27 +265,29 @@ abstract class TcpIo implements SockPoll.Handler {
     void deliver() {
         if (port.isClosed() || closedDone) { updateInterest(); return; }
         if (dist != null) { deliverDist(); return; }
+        int consumed = 0;
+        boolean framed = false;
         while (true) {
             Recv r = recvs.peek();
             // A recv whose caller died still takes its packet (complete() drops it), as erts sends the
             // inet_async to the dead caller.
             if (r == null && opts.active == InetOptions.PASSIVE) break;
-            int[] f = Packet.frame(in, inLen, opts.packet, opts.packetSize, r != null ? r.length : 0, opts.lineDelim);
+            framed = true;
+            int[] f = Packet.frame(in, inLen, opts.packet, opts.packetSize, opts.buffer(), r != null ? r.length : 0, opts.lineDelim, httpState);
             if (f == null) break;
-            if (f[0] < 0) {
-                inLen = 0;
-                if (r != null) { recvs.poll(); cancel(r); answer(r, ETuple.of(ERROR, EAtom.of("emsgsize"))); }
-                else vm.sendTo(port.owner, ETuple.of(EAtom.of("tcp_error"), port.id, EAtom.of("emsgsize")));
-                continue;
+            if (f == Packet.ERROR) {
+                if (packetError(r, consumed)) return;
+                break;
             }
-            Term data = data(f[0], f[1]);
-            consume(f[1]);
+            Term data = data(f);
+            consume(f[2]);
+            consumed += f[2];
             if (r != null) {
                 recvs.poll();
                 cancel(r);
                 answer(r, ETuple.of(EAtom.OK, data));
             } else {
-                vm.sendTo(port.owner, ETuple.of(TCP, port.id, data));
+                vm.sendTo(port.owner, Packet.activeMessage(opts.packet, port.id, data));
                 if (opts.active == InetOptions.ONCE) opts.active = InetOptions.PASSIVE;
                 else if (opts.active == InetOptions.MULTI && --opts.activeN <= 0) {
                     opts.active = InetOptions.PASSIVE;
@@ -291,8 +296,42 @@ abstract class TcpIo implements SockPoll.Handler {
                 }
             }
         }
+        if (framed) freshInput = false;
         if (readEof && !closeReported && (!recvs.isEmpty() || opts.active != InetOptions.PASSIVE)) peerClosed();
         updateInterest();
+    }
+
+    /**
+     * A packet that cannot be framed (invalid, or longer than packet_size or, for lines, the buffer):
+     * erts' tcp_recv_error(EMSGSIZE), which a recv request or new input reports. The input is dropped;
+     * a pending recv gets {error, emsgsize}, an active socket sends tcp_error and tcp_closed; then the
+     * socket closes (exit_on_close) or stops reading. erts finds an error between two packets of one
+     * read (at most a buffer's worth of bytes) in its delivery loop, which returns without a word: the
+     * socket stalls until more input arrives. That is mimicked when the bytes the error needed were
+     * within a buffer of the packets delivered before it. Returns true when the socket has closed.
+     */
+    private boolean packetError(Recv r, int consumed) {
+        if (r == null) {
+            boolean lines = opts.packet == Packet.LINE || org.jbeam.packet.PacketLength.isHttp(opts.packet);
+            long needed = lines ? (opts.packetSize != 0 ? opts.packetSize & 0xFFFFFFFFL : opts.buffer()) + 1 : 12;
+            if (!freshInput || consumed > 0 && consumed + needed <= opts.buffer()) return false;
+        }
+        inLen = 0;
+        freshInput = false;
+        closeReported = true;
+        if (r != null) {
+            for (Recv q : recvs) { cancel(q); answer(q, ETuple.of(ERROR, EAtom.of("emsgsize"))); }
+            recvs.clear();
+            if (opts.exitOnClose) { closeChannel(); return true; }
+        } else {
+            failSenders();
+            vm.sendTo(port.owner, ETuple.of(EAtom.of("tcp_error"), port.id, EAtom.of("emsgsize")));
+            vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
+            if (opts.exitOnClose) { vm.ports.driverExit(port); return true; }
+        }
+        readEof = readShut = true;
+        updateInterest();
+        return true;
     }
 
     /** A distribution channel: every complete packet goes to the distribution layer; a close tells it and the owner. */
@@ -378,8 +417,8 @@ abstract class TcpIo implements SockPoll.Handler {
         if (closedDone || !connected) return ETuple.of(ERROR, EAtom.of("enotconn"));
         if (len != 0 && opts.packet != Packet.RAW) return ETuple.of(ERROR, EAtom.of("einval"));
         if (!recvs.isEmpty()) return ETuple.of(ERROR, EAtom.of("ealready"));
-        Term t = takeNow(len);
-        if (t == null && tryInlineRead()) {
+        Term t = readShut ? null : takeNow(len);
+        if (t == null && !readShut && tryInlineRead()) {
             int before = inLen;
             try {
                 readAvailable();
@@ -390,7 +429,7 @@ abstract class TcpIo implements SockPoll.Handler {
             t = takeNow(len);
         }
         if (t != null) { updateInterest(); return t; }
-        if (readEof) {
+        if (readEof && !readShut) {
             if (!closeReported) peerClosed();
             return ETuple.of(ERROR, CLOSED);
         }
@@ -418,13 +457,21 @@ abstract class TcpIo implements SockPoll.Handler {
     static final int INLINE_MISSES = Integer.getInteger("jbeam.inet.inlineMisses", 4);
     private int inlineMisses, inlineSkips;
 
-    /** One packet from the receive buffer as a recv status, or null if none is complete. */
+    /** One packet from the receive buffer as a recv status, or null if none is complete (or a framing error closed the socket). */
     private Term takeNow(int len) {
-        int[] f = Packet.frame(in, inLen, opts.packet, opts.packetSize, len, opts.lineDelim);
+        int[] f = Packet.frame(in, inLen, opts.packet, opts.packetSize, opts.buffer(), len, opts.lineDelim, httpState);
+        freshInput = false;
         if (f == null) return null;
-        if (f[0] < 0) { inLen = 0; return ETuple.of(ERROR, EAtom.of("emsgsize")); }
-        Term data = data(f[0], f[1]);
-        consume(f[1]);
+        if (f == Packet.ERROR) {
+            // recvDirect has no Recv queued: erts' tcp_recv_error answers the request and closes.
+            inLen = 0;
+            closeReported = true;
+            if (opts.exitOnClose) closeChannel();
+            else readEof = readShut = true;
+            return ETuple.of(ERROR, EAtom.of("emsgsize"));
+        }
+        Term data = data(f);
+        consume(f[2]);
         return ETuple.of(EAtom.OK, data);
     }
 
