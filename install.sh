@@ -18,13 +18,13 @@ for app in ssh:erlang-ssh ssl:erlang-ssl inets:erlang-inets common_test:erlang-c
     eunit:erlang-eunit tools:erlang-tools syntax_tools:erlang-syntax-tools; do
   ls -d /usr/lib/erlang/lib/${app%%:*}-*/ebin >/dev/null 2>&1 || need+=(${app#*:})
 done
-# Third-party libraries Debian packages, NIFs included (lib_jiffy, lib_misc, lib_more): code no one
+# Third-party libraries Debian packages, NIFs included (lib_jiffy, lib_misc, lib_more, lib_mochiweb): code no one
 # here wrote, built for erl, loaded unmodified.
 for app in jiffy:erlang-jiffy bitcask:erlang-bitcask p1_xml:erlang-p1-xml p1_yaml:erlang-p1-yaml \
     p1_stringprep:erlang-p1-stringprep p1_tls:erlang-p1-tls p1_zlib:erlang-p1-zlib p1_iconv:erlang-p1-iconv \
     p1_mqtree:erlang-p1-mqtree p1_cache_tab:erlang-p1-cache-tab meck:erlang-meck proper:erlang-proper \
-    luerl:erlang-luerl poolboy:erlang-poolboy; do
-  ls -d /usr/lib/erlang/lib/${app%%:*}-*/ebin >/dev/null 2>&1 || need+=(${app#*:})
+    luerl:erlang-luerl poolboy:erlang-poolboy mochiweb:erlang-mochiweb; do
+  ls -d /usr/lib/erlang/lib/${app%%:*}*/ebin >/dev/null 2>&1 || need+=(${app#*:})
 done
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 [ -e /usr/include/liburing.h ] || need+=(liburing-dev)
