@@ -9,7 +9,7 @@ main() ->
     [io:format("~p~n", [catch jiffy:encode(T)]) || T <- Terms],
     io:format("~p~n", [catch jiffy:encode(#{a => 1}, [pretty])]),
     Big = [#{<<"id">> => I, <<"name">> => integer_to_binary(I), <<"tags">> => [<<"a">>, <<"b">>]} || I <- lists:seq(1, 20000)],
-    E = jiffy:encode(Big),
+    E = iolist_to_binary(jiffy:encode(Big)),
     io:format("big ~p ~p~n", [byte_size(E), erlang:md5(E)]),
     D = jiffy:decode(E, [return_maps]),
     io:format("roundtrip ~p~n", [D =:= Big]),
