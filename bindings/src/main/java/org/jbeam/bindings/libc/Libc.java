@@ -64,6 +64,13 @@ public final class Libc {
     private static final class SETSOCKOPT { static final MethodHandle H = e("setsockopt",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT)); }
     private static final class GETSOCKNAME { static final MethodHandle H = e("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS)); }
+    private static final class GETPEERNAME { static final MethodHandle H = e("getpeername", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS)); }
+    private static final class GETSOCKOPT { static final MethodHandle H = e("getsockopt",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS)); }
+    private static final class SENDTO { static final MethodHandle H = e("sendto",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT)); }
+    private static final class RECVFROM { static final MethodHandle H = e("recvfrom",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS)); }
     private static final class EVENTFD { static final MethodHandle H = e("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT)); }
     private static final class EVENTFD_WRITE { static final MethodHandle H = e("eventfd_write", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG)); }
     private static final class SCHED_SETSCHEDULER { static final MethodHandle H = e("sched_setscheduler", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS)); }
@@ -167,6 +174,23 @@ public final class Libc {
     public static int getsockname(int fd, MemorySegment addr, MemorySegment addrlen) {
         MemorySegment st = STATE.get();
         try { return ret(st, (int) GETSOCKNAME.H.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int getpeername(int fd, MemorySegment addr, MemorySegment addrlen) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) GETPEERNAME.H.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int getsockopt(int fd, int level, int name, MemorySegment value, MemorySegment len) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) GETSOCKOPT.H.invokeExact(st, fd, level, name, value, len)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code sendto}; {@code addr} may be {@link MemorySegment#NULL} with length 0 (a connected socket). */
+    public static long sendto(int fd, MemorySegment buf, long len, int flags, MemorySegment addr, int addrlen) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) SENDTO.H.invokeExact(st, fd, buf, len, flags, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static long recvfrom(int fd, MemorySegment buf, long len, int flags, MemorySegment addr, MemorySegment addrlen) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) RECVFROM.H.invokeExact(st, fd, buf, len, flags, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int eventfd(int initval, int flags) {
         MemorySegment st = STATE.get();
