@@ -35,7 +35,9 @@ final class SockInfo {
             for (int i = 0; i < k.length; i++) counters = counters.put(EAtom.of(k[i]), ESmall.of(v[i]));
             List<Term> r = new ArrayList<>(), w = new ArrayList<>();
             if (s.closed) {
+                r.add(EAtom.of("closing"));
                 r.add(EAtom.of("closed"));
+                w.add(EAtom.of("closing"));
                 w.add(EAtom.of("closed"));
             } else {
                 if (s.bound) r.add(EAtom.of("bound"));
@@ -50,7 +52,7 @@ final class SockInfo {
                     .put(EAtom.of("num_acceptors"), ESmall.of(Sock.queued(s.acceptor, s.acceptors)))
                     .put(EAtom.of("num_readers"), ESmall.of(Sock.queued(s.reader, s.readers)))
                     .put(EAtom.of("num_writers"), ESmall.of(Sock.queued(s.writer, s.writers)))
-                    .put(EAtom.of("owner"), s.owner).put(EAtom.of("protocol"), ESmall.of(s.protocol))
+                    .put(EAtom.of("owner"), s.closed ? EAtom.UNDEFINED : s.owner).put(EAtom.of("protocol"), ESmall.of(s.protocol))
                     .put(EAtom.of("rstates"), ECons.of(r)).put(EAtom.of("type"), SocketNifs.typeAtom(s.type))
                     .put(EAtom.of("wstates"), ECons.of(w));
         }

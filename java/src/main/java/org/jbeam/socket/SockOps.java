@@ -125,7 +125,7 @@ final class SockOps {
     static Term connectDone(Sock s) {
         synchronized (s) {
             if (s.closed) return CLOSED;
-            if (!s.connecting) return ETuple.of(EAtom.ERROR, PosixErrors.atom(Errno.EINVAL));
+            if (!s.connecting) return ETuple.of(EAtom.ERROR, ETuple.of(INVALID, EAtom.of("state")));
             s.connecting = false;
             s.connector = null;
             int err = soError(s);
@@ -293,7 +293,7 @@ final class SockOps {
                     s.connecting = false;
                     return r;
                 }
-                default -> { return ETuple.of(INVALID, op); }
+                default -> throw org.jbeam.runtime.ErlangException.badarg();
             }
         }
     }
@@ -333,7 +333,7 @@ final class SockOps {
         if (how == EAtom.of("read")) h = Sockets.SHUT_RD;
         else if (how == EAtom.of("write")) h = Sockets.SHUT_WR;
         else if (how == EAtom.of("read_write")) h = Sockets.SHUT_RDWR;
-        else throw org.jbeam.runtime.ErlangException.badarg();
+        else throw org.jbeam.runtime.ErlangException.error(ETuple.of(INVALID, ETuple.of(EAtom.of("how"), how)));
         synchronized (s) {
             if (s.closed) return CLOSED;
             int r = Libc.shutdown(s.fd, h);

@@ -132,7 +132,7 @@ final class SockOpts {
                 v = nativeArg(value, a);
             } else {
                 Opt o = find(lvl, num);
-                if (o == null) return INVALID_OPTION;
+                if (o == null || o.kind.name().startsWith("GET_")) return INVALID_OPTION; // unknown or read-only
                 v = arg(o.kind, value, a);
             }
             if (v == null) return INVALID_VALUE;
@@ -201,7 +201,7 @@ final class SockOpts {
                 MemorySegment.copy(b, 0, v, JAVA_BYTE, 0, b.length);
                 return v;
             }
-            default -> { return null; } // read-only options
+            default -> throw new IllegalStateException(k.name());
         }
     }
 
@@ -289,6 +289,13 @@ final class SockOpts {
             if (k == null) val = EBitString.of(v.asSlice(0, n).toArray(JAVA_BYTE));
             else val = switch (k) {
                 case BOOL -> v.get(JAVA_INT, 0) != 0 ? EAtom.TRUE : EAtom.FALSE;
+                case TOS -> switch (v.get(JAVA_INT, 0)) {
+                    case 0x10 -> EAtom.of("lowdelay");
+                    case 0x08 -> EAtom.of("throughput");
+                    case 0x04 -> EAtom.of("reliability");
+                    case 0x02 -> EAtom.of("mincost");
+                    default -> ESmall.of(v.get(JAVA_INT, 0));
+                };
                 case LINGER -> EMap.EMPTY.put(EAtom.of("onoff"), v.get(JAVA_INT, 0) != 0 ? EAtom.TRUE : EAtom.FALSE)
                         .put(EAtom.of("linger"), ESmall.of(v.get(JAVA_INT, 4)));
                 case STRING -> {

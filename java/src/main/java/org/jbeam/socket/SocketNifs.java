@@ -63,15 +63,16 @@ public final class SocketNifs implements BifModule {
         t.bif1(M, "nif_connect", (p, s) -> SockOps.connectDone(Sock.of(s)));
         t.bif3(M, "nif_connect", (p, s, ref, addr) -> SockOps.connect(Sock.of(s), p.pid, handle(ref), addr));
         t.bif2(M, "nif_listen", (p, s, backlog) -> SockOps.listen(Sock.of(s), int32(backlog)));
-        t.bif2(M, "nif_accept", (p, s, ref) -> SockOps.accept(Sock.of(s), p, handle(ref)));
+        // The handle is not checked (esock tries the accept first: a non-listening socket is einval).
+        t.bif2(M, "nif_accept", (p, s, ref) -> SockOps.accept(Sock.of(s), p, ref));
         t.bifN(M, "nif_send", 4, (p, a) -> SockOps.send(Sock.of(a[0]), p.pid, binary(a[1]), null, int32(a[2]), handle(a[3])));
         t.bifN(M, "nif_sendto", 5, (p, a) -> SockOps.send(Sock.of(a[0]), p.pid, binary(a[1]), a[2], int32(a[3]), handle(a[4])));
         t.bifN(M, "nif_sendmsg", 5, (p, a) -> { Sock.of(a[0]); return ENOTSUP; });
         t.bifN(M, "nif_sendfile", 5, (p, a) -> { Sock.of(a[0]); return ENOTSUP; });
         t.bifN(M, "nif_sendfile", 4, (p, a) -> { Sock.of(a[0]); return ENOTSUP; });
         t.bif1(M, "nif_sendfile", (p, s) -> { Sock.of(s); return ENOTSUP; });
-        t.bifN(M, "nif_recv", 4, (p, a) -> SockOps.recv(Sock.of(a[0]), p.pid, length(a[1]), int32(a[2]), handle(a[3]), false));
-        t.bifN(M, "nif_recvfrom", 4, (p, a) -> SockOps.recv(Sock.of(a[0]), p.pid, length(a[1]), int32(a[2]), handle(a[3]), true));
+        t.bifN(M, "nif_recv", 4, (p, a) -> recv(p, a, false));
+        t.bifN(M, "nif_recvfrom", 4, (p, a) -> recv(p, a, true));
         t.bifN(M, "nif_recvmsg", 5, (p, a) -> { Sock.of(a[0]); return ENOTSUP; });
         t.bif1(M, "nif_close", (p, s) -> SockOps.close(Sock.of(s), p));
         t.bif1(M, "nif_finalize_close", (p, s) -> Sock.of(s).finalizeClose());
@@ -86,7 +87,7 @@ public final class SocketNifs implements BifModule {
         t.bifN(M, "nif_ioctl", 4, (p, a) -> { Sock.of(a[0]); return ENOTSUP; });
         t.bif3(M, "nif_cancel", (p, s, op, ref) -> {
             Sock k = Sock.of(s);
-            if (!(op instanceof EAtom a)) throw ErlangException.badarg();
+            if (!(op instanceof EAtom a) || !(ref instanceof ERef)) throw ErlangException.badarg();
             return SockOps.cancel(k, a, ref);
         });
     }
@@ -98,9 +99,19 @@ public final class SocketNifs implements BifModule {
         throw ErlangException.badarg();
     }
 
+    /** A recv length: a negative integer is answered {invalid, {integer_range, N}} (as esock), other terms are badarg. */
     private static long length(Term t) {
-        if (t instanceof ESmall s && s.value >= 0) return s.value;
+        if (t instanceof ESmall s) return s.value;
         throw ErlangException.badarg();
+    }
+
+    private static Term recv(ErlProcess p, Term[] a, boolean from) {
+        Sock s = Sock.of(a[0]);
+        long len = length(a[1]);
+        int flags = int32(a[2]);
+        Term h = handle(a[3]);
+        if (len < 0) return ETuple.of(SockOps.INVALID, ETuple.of(EAtom.of("integer_range"), a[1]));
+        return SockOps.recv(s, p.pid, len, flags, h, from);
     }
 
     private static EBitString binary(Term t) {
