@@ -223,7 +223,7 @@ final class SockOpts {
                 }
                 case 1003 -> {
                     if (!(value instanceof EPid np)) return INVALID_VALUE;
-                    if (!p.pid.equals(s.owner)) return ETuple.of(EAtom.ERROR, NOT_OWNER);
+                    if (!p.pid.equals(s.owner)) return ETuple.of(EAtom.ERROR, ETuple.of(SockOps.INVALID, NOT_OWNER));
                     s.setOwner(np);
                     return EAtom.OK;
                 }
