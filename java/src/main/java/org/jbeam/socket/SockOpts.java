@@ -35,49 +35,61 @@ final class SockOpts {
 
     static final int SOL_SOCKET = 1, SOL_IP = 0, SOL_IPV6 = 41, SOL_TCP = 6, SOL_UDP = 17;
 
-    private static final List<Opt> SOCKET = List.of(
-            new Opt("acceptconn", 30, Kind.BOOL), new Opt("broadcast", 6, Kind.BOOL), new Opt("debug", 1, Kind.BOOL),
-            new Opt("domain", 39, Kind.GET_DOMAIN), new Opt("dontroute", 5, Kind.BOOL), new Opt("keepalive", 9, Kind.BOOL),
-            new Opt("linger", 13, Kind.LINGER), new Opt("oobinline", 10, Kind.BOOL), new Opt("passcred", 16, Kind.BOOL),
-            new Opt("priority", 12, Kind.INT), new Opt("protocol", 38, Kind.GET_PROTOCOL), new Opt("rcvbuf", 8, Kind.INT),
-            new Opt("rcvlowat", 18, Kind.INT), new Opt("reuseaddr", 2, Kind.BOOL), new Opt("reuseport", 15, Kind.BOOL),
-            new Opt("sndbuf", 7, Kind.INT), new Opt("sndlowat", 19, Kind.INT), new Opt("timestamp", 29, Kind.BOOL),
-            new Opt("type", 3, Kind.GET_TYPE));
-    private static final List<String> SOCKET_NO = List.of("acceptfilter", "bindtodevice", "busy_poll", "error", "mark",
-            "peek_off", "peercred", "rcvbufforce", "rcvtimeo", "rxq_ovfl", "setfib", "sndbufforce", "sndtimeo");
-    private static final List<Opt> IP = List.of(
-            new Opt("freebind", 15, Kind.BOOL), new Opt("hdrincl", 3, Kind.BOOL), new Opt("minttl", 21, Kind.INT),
-            new Opt("mtu", 14, Kind.INT), new Opt("multicast_all", 49, Kind.BOOL), new Opt("multicast_loop", 34, Kind.BOOL),
-            new Opt("multicast_ttl", 33, Kind.INT), new Opt("nodefrag", 22, Kind.BOOL), new Opt("pktinfo", 8, Kind.BOOL),
-            new Opt("recverr", 11, Kind.BOOL), new Opt("recvopts", 6, Kind.BOOL), new Opt("recvorigdstaddr", 20, Kind.BOOL),
-            new Opt("recvtos", 13, Kind.BOOL), new Opt("recvttl", 12, Kind.BOOL), new Opt("retopts", 7, Kind.BOOL),
-            new Opt("router_alert", 5, Kind.INT), new Opt("tos", 1, Kind.TOS), new Opt("transparent", 19, Kind.BOOL),
-            new Opt("ttl", 2, Kind.INT));
-    private static final List<String> IP_NO = List.of("add_membership", "add_source_membership", "block_source",
-            "dontfrag", "drop_membership", "drop_source_membership", "msfilter", "mtu_discover", "multicast_if", "options",
-            "pktoptions", "recvdstaddr", "recvif", "sendsrcaddr", "unblock_source");
-    private static final List<Opt> IPV6 = List.of(
-            new Opt("hoplimit", 52, Kind.BOOL), new Opt("mtu", 24, Kind.INT), new Opt("multicast_hops", 18, Kind.INT),
-            new Opt("multicast_loop", 19, Kind.BOOL), new Opt("recverr", 25, Kind.BOOL), new Opt("recvhoplimit", 51, Kind.BOOL),
-            new Opt("recvpktinfo", 49, Kind.BOOL), new Opt("recvtclass", 66, Kind.BOOL), new Opt("router_alert", 22, Kind.INT),
-            new Opt("tclass", 67, Kind.INT), new Opt("unicast_hops", 16, Kind.INT), new Opt("v6only", 26, Kind.BOOL));
-    private static final List<String> IPV6_NO = List.of("add_membership", "addrform", "auth_level", "authhdr", "checksum",
-            "drop_membership", "dstopts", "esp_network_level", "esp_trans_level", "faith", "flowinfo", "hopopts",
-            "ipcomp_level", "join_group", "leave_group", "mtu_discover", "multicast_if", "pktoptions", "portrange", "rthdr",
-            "use_min_mtu");
-    private static final List<Opt> TCP = List.of(new Opt("congestion", 13, Kind.STRING), new Opt("cork", 3, Kind.BOOL),
-            new Opt("maxseg", 2, Kind.INT), new Opt("nodelay", 1, Kind.BOOL));
-    private static final List<String> TCP_NO = List.of("info", "keepcnt", "keepidle", "keepintvl", "md5sig", "noopt",
-            "nopush", "syncnt", "user_timeout");
-    private static final List<Opt> UDP = List.of(new Opt("cork", 1, Kind.BOOL));
+    // Per level: "name num kind" for the options implemented, a bare name for those listed unsupported
+    // (Linux x86-64 numbers; kinds: b boolean, i integer, l linger, t tos, s string, T/D/P type/domain/protocol).
+    private static final String SOCKET_OPTS = "acceptconn 30 b, broadcast 6 b, debug 1 b, domain 39 D, dontroute 5 b,"
+            + " keepalive 9 b, linger 13 l, oobinline 10 b, passcred 16 b, priority 12 i, protocol 38 P, rcvbuf 8 i,"
+            + " rcvlowat 18 i, reuseaddr 2 b, reuseport 15 b, sndbuf 7 i, sndlowat 19 i, timestamp 29 b, type 3 T,"
+            + " acceptfilter, bindtodevice, busy_poll, error, mark, peek_off, peercred, rcvbufforce, rcvtimeo, rxq_ovfl,"
+            + " setfib, sndbufforce, sndtimeo";
+    private static final String IP_OPTS = "freebind 15 b, hdrincl 3 b, minttl 21 i, mtu 14 i, multicast_all 49 b,"
+            + " multicast_loop 34 b, multicast_ttl 33 i, nodefrag 22 b, pktinfo 8 b, recverr 11 b, recvopts 6 b,"
+            + " recvorigdstaddr 20 b, recvtos 13 b, recvttl 12 b, retopts 7 b, router_alert 5 i, tos 1 t,"
+            + " transparent 19 b, ttl 2 i, add_membership, add_source_membership, block_source, dontfrag,"
+            + " drop_membership, drop_source_membership, msfilter, mtu_discover, multicast_if, options, pktoptions,"
+            + " recvdstaddr, recvif, sendsrcaddr, unblock_source";
+    private static final String IPV6_OPTS = "hoplimit 52 b, mtu 24 i, multicast_hops 18 i, multicast_loop 19 b,"
+            + " recverr 25 b, recvhoplimit 51 b, recvpktinfo 49 b, recvtclass 66 b, router_alert 22 i, tclass 67 i,"
+            + " unicast_hops 16 i, v6only 26 b, add_membership, addrform, auth_level, authhdr, checksum, drop_membership,"
+            + " dstopts, esp_network_level, esp_trans_level, faith, flowinfo, hopopts, ipcomp_level, join_group,"
+            + " leave_group, mtu_discover, multicast_if, pktoptions, portrange, rthdr, use_min_mtu";
+    private static final String TCP_OPTS = "congestion 13 s, cork 3 b, maxseg 2 i, nodelay 1 b, info, keepcnt,"
+            + " keepidle, keepintvl, md5sig, noopt, nopush, syncnt, user_timeout";
+    private static final String UDP_OPTS = "cork 1 b";
+
+    private record Level(List<Opt> yes, List<String> no) {}
+
+    private static Level parse(String spec) {
+        List<Opt> yes = new ArrayList<>();
+        List<String> no = new ArrayList<>();
+        for (String item : spec.split(",")) {
+            String[] f = item.trim().split(" ");
+            if (f.length == 1) { no.add(f[0]); continue; }
+            Kind k = switch (f[2]) {
+                case "b" -> Kind.BOOL;
+                case "i" -> Kind.INT;
+                case "l" -> Kind.LINGER;
+                case "t" -> Kind.TOS;
+                case "s" -> Kind.STRING;
+                case "T" -> Kind.GET_TYPE;
+                case "D" -> Kind.GET_DOMAIN;
+                default -> Kind.GET_PROTOCOL;
+            };
+            yes.add(new Opt(f[0], Integer.parseInt(f[1]), k));
+        }
+        return new Level(yes, no);
+    }
+
+    private static final Level SOCKET = parse(SOCKET_OPTS), IP = parse(IP_OPTS), IPV6 = parse(IPV6_OPTS),
+            TCP = parse(TCP_OPTS), UDP = parse(UDP_OPTS);
 
     private static List<Opt> level(int lvl) {
         return switch (lvl) {
-            case SOL_SOCKET -> SOCKET;
-            case SOL_IP -> IP;
-            case SOL_IPV6 -> IPV6;
-            case SOL_TCP -> TCP;
-            case SOL_UDP -> UDP;
+            case SOL_SOCKET -> SOCKET.yes;
+            case SOL_IP -> IP.yes;
+            case SOL_IPV6 -> IPV6.yes;
+            case SOL_TCP -> TCP.yes;
+            case SOL_UDP -> UDP.yes;
             default -> List.of();
         };
     }
@@ -89,17 +101,15 @@ final class SockOpts {
 
     /** nif_supports(options): [{socket, Opts}, {LevelNum, Opts}], an Opt being {Name, Num} or a bare (unsupported) Name. */
     static Term table() {
-        return ECons.of(ETuple.of(EAtom.of("socket"), levelList(SOCKET, SOCKET_NO)),
-                ETuple.of(ESmall.of(SOL_IP), levelList(IP, IP_NO)),
-                ETuple.of(ESmall.of(SOL_IPV6), levelList(IPV6, IPV6_NO)),
-                ETuple.of(ESmall.of(SOL_TCP), levelList(TCP, TCP_NO)),
-                ETuple.of(ESmall.of(SOL_UDP), levelList(UDP, List.of())));
+        return ECons.of(ETuple.of(EAtom.of("socket"), levelList(SOCKET)), ETuple.of(ESmall.of(SOL_IP), levelList(IP)),
+                ETuple.of(ESmall.of(SOL_IPV6), levelList(IPV6)), ETuple.of(ESmall.of(SOL_TCP), levelList(TCP)),
+                ETuple.of(ESmall.of(SOL_UDP), levelList(UDP)));
     }
 
-    private static Term levelList(List<Opt> yes, List<String> no) {
+    private static Term levelList(Level lv) {
         List<Term> l = new ArrayList<>();
-        for (Opt o : yes) l.add(ETuple.of(EAtom.of(o.name), ESmall.of(o.num)));
-        for (String n : no) l.add(EAtom.of(n));
+        for (Opt o : lv.yes) l.add(ETuple.of(EAtom.of(o.name), ESmall.of(o.num)));
+        for (String n : lv.no) l.add(EAtom.of(n));
         return ECons.of(l);
     }
 
