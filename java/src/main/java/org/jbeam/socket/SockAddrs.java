@@ -1,6 +1,5 @@
 package org.jbeam.socket;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
@@ -35,8 +34,11 @@ final class SockAddrs {
     private static final java.lang.foreign.ValueLayout.OfShort NET_SHORT = JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN);
     private static final java.lang.foreign.ValueLayout.OfInt NET_INT = JAVA_INT.withOrder(ByteOrder.BIG_ENDIAN);
 
-    /** The native address for an encoded address map, or null when it is invalid (the NIF answers {invalid, sockaddr}). */
-    static MemorySegment encode(Term t, Arena a) {
+    /**
+     * The native address for an encoded address map, or null when it is invalid (the NIF answers
+     * {invalid, sockaddr}); {@code a} must hand out zeroed memory.
+     */
+    static MemorySegment encode(Term t, java.lang.foreign.SegmentAllocator a) {
         if (!(t instanceof EMap m)) return null;
         Term fam = m.get(FAMILY);
         if (fam == INET) {

@@ -163,14 +163,15 @@ final class SockOps {
 
     /** nif_send / nif_sendto ({@code dest} null for send). */
     static Term send(Sock s, EPid pid, EBitString data, Term dest, int flags, Term handle) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment sa = MemorySegment.NULL;
-            if (dest != null) {
-                sa = SockAddrs.encode(dest, a);
-                if (sa == null) return INVALID_SOCKADDR;
-            }
-            int len = data.byteSize();
-            MemorySegment buf = a.allocate(Math.max(1, len));
+        Scratch sc = Scratch.get();
+        MemorySegment sa = MemorySegment.NULL;
+        if (dest != null) {
+            sa = SockAddrs.encode(dest, sc.addrAlloc);
+            if (sa == null) return INVALID_SOCKADDR;
+        }
+        int len = data.byteSize();
+        MemorySegment buf = sc.data(len);
+        try {
             MemorySegment.copy(data.array(), data.arrayOffset(), buf, JAVA_BYTE, 0, len);
             synchronized (s) {
                 if (s.closed) return CLOSED;
@@ -196,6 +197,8 @@ final class SockOps {
                 finishWrite(s, pid);
                 return error((int) n);
             }
+        } finally {
+            sc.done(buf);
         }
     }
 
@@ -213,10 +216,11 @@ final class SockOps {
     static Term recv(Sock s, EPid pid, long length, int flags, Term handle, boolean from) {
         boolean zero = handle == ZERO;
         int size = length == 0 ? s.rbufsz : (int) Math.min(length, Integer.MAX_VALUE - 64);
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment buf = a.allocate(Math.max(1, size));
-            MemorySegment sa = from ? a.allocate(SockAddrs.STORAGE) : MemorySegment.NULL;
-            MemorySegment salen = from ? a.allocate(JAVA_INT) : MemorySegment.NULL;
+        Scratch sc = Scratch.get();
+        MemorySegment buf = sc.data(Math.max(1, size));
+        try {
+            MemorySegment sa = from ? sc.addr : MemorySegment.NULL;
+            MemorySegment salen = from ? sc.cell : MemorySegment.NULL;
             if (from) salen.set(JAVA_INT, 0, SockAddrs.STORAGE);
             synchronized (s) {
                 if (s.closed) return CLOSED;
@@ -253,6 +257,8 @@ final class SockOps {
                 if (!from) return ETuple.of(EAtom.OK, bin);
                 return ETuple.of(EAtom.OK, ETuple.of(SockAddrs.decode(sa, salen.get(JAVA_INT, 0)), bin));
             }
+        } finally {
+            sc.done(buf);
         }
     }
 
