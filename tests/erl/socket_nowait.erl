@@ -58,6 +58,17 @@ main() ->
     ok = socket:send(C, <<"second">>),
     io:format("second ~p~n", [receive {p2, R2} -> R2 after 3000 -> none end]),
     io:format("p2 done ~p~n", [is_process_alive(P2)]),
+    %% the current reader dies after its select message came: the queued reader takes over
+    P6 = spawn(fun() -> {select, {select_info, recv, H6}} = socket:recv(A, 0, nowait), Self ! p6_waits,
+                        receive {'$socket', A, select, H6} -> Self ! p6_told, receive never -> ok end end end),
+    receive p6_waits -> ok end,
+    ok = socket:send(C, <<"for p6">>),
+    receive p6_told -> ok end,
+    P7 = spawn(fun() -> Self ! {p7, socket:recv(A, 0, 3000)} end),
+    timer:sleep(50),
+    exit(P6, kill),
+    io:format("taken over ~p~n", [receive {p7, R7} -> R7 after 4000 -> none end]),
+    io:format("p7 done ~p~n", [is_process_alive(P7)]),
     %% close while others wait: a blocking recv gets {error, closed}, a nowait one an abort message
     P3 = spawn(fun() -> Self ! {p3, socket:recv(A, 0, 5000)} end),
     timer:sleep(50),

@@ -47,6 +47,12 @@ final class Sock {
     /** Every socket not yet closed, by reference (for references that were copied by value). */
     private static final ConcurrentHashMap<ERef, Sock> OPEN = new ConcurrentHashMap<>();
     private static final ConcurrentHashMap<EPid, Set<Sock>> BY_OWNER = new ConcurrentHashMap<>();
+    /**
+     * Processes whose current operation others queue behind, with the sockets concerned: if one exits
+     * without finishing, the next waiter takes over (erts monitors the current operator for this).
+     * Only filled when someone queues, so the usual single-reader socket pays nothing.
+     */
+    private static final ConcurrentHashMap<EPid, Set<Sock>> BLOCKERS = new ConcurrentHashMap<>();
     /** socket_registry's pid (prim_socket:on_load passes it to load_nif), told of every open and close. */
     static volatile EPid registry;
 
@@ -117,10 +123,22 @@ final class Sock {
         if (op == null || !op.isAlive()) closeForDeadOwner();
     }
 
-    /** The owner exited (ProcessTable.exit): close everything it owned, fd included, as esock_down does. */
-    static void ownerExited(ErlProcess p) {
+    /**
+     * A process exited (ProcessTable.exit): the sockets it owned close, fd included, as esock_down
+     * does; where it was the current operation with others queued behind it, the next one takes over.
+     */
+    static void processExited(ErlProcess p) {
         Set<Sock> mine = BY_OWNER.remove(p.pid);
         if (mine != null) for (Sock s : mine) s.closeForDeadOwner();
+        Set<Sock> blocking = BLOCKERS.remove(p.pid);
+        if (blocking != null) for (Sock s : blocking) s.currentExited(p.pid);
+    }
+
+    private synchronized void currentExited(EPid pid) {
+        if (closed) return;
+        if (reader != null && reader.pid.equals(pid)) reader = next(readers, true);
+        if (writer != null && writer.pid.equals(pid)) writer = next(writers, false);
+        if (acceptor != null && acceptor.pid.equals(pid)) acceptor = next(acceptors, true);
     }
 
     private void closeForDeadOwner() {
@@ -155,10 +173,14 @@ final class Sock {
         synchronized (this) {
             if (closed) return;
             if ((revents & (PollRing.POLLIN | PollRing.POLLERR | PollRing.POLLHUP | PollRing.POLLRDHUP)) != 0) {
+                // A current operation whose process died meanwhile passes its turn to the next waiter.
+                if (reader != null && reader.armed && !alive(reader.pid)) reader = next(readers, true);
+                if (acceptor != null && acceptor.armed && !alive(acceptor.pid)) acceptor = next(acceptors, true);
                 fire(reader);
                 fire(acceptor);
             }
             if ((revents & (PollRing.POLLOUT | PollRing.POLLERR | PollRing.POLLHUP)) != 0) {
+                if (writer != null && writer.armed && !alive(writer.pid)) writer = next(writers, false);
                 fire(writer);
                 fire(connector);
             }
@@ -205,6 +227,7 @@ final class Sock {
         if (cur == null || cur.pid.equals(pid) || !alive(cur.pid)) return false;
         for (Op o : q) if (o.pid.equals(pid)) return true;
         q.add(new Op(pid, handle));
+        BLOCKERS.computeIfAbsent(cur.pid, k -> ConcurrentHashMap.newKeySet()).add(this);
         return true;
     }
 

@@ -41,8 +41,8 @@ public final class SocketNifs implements BifModule {
         if (info instanceof EMap m && m.get(EAtom.of("registry")) instanceof EPid r) Sock.registry = r;
     }
 
-    /** A process exited: the sockets it owned close (ProcessTable.exit). */
-    public static void ownerExited(ErlProcess p) { Sock.ownerExited(p); }
+    /** A process exited (ProcessTable.exit): the sockets it owned close, operations it held pass on. */
+    public static void processExited(ErlProcess p) { Sock.processExited(p); }
 
     @Override
     public void register(BifTable t) {
