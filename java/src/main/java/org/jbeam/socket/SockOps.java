@@ -214,7 +214,18 @@ final class SockOps {
      * zero; length 0 reads what is there, up to the socket's read size. End of stream is {error, closed}.
      */
     static Term recv(Sock s, EPid pid, long length, int flags, Term handle, boolean from) {
-        boolean zero = handle == ZERO;
+        return recv(s, pid, length, flags, handle, from ? FROM : PLAIN);
+    }
+
+    /** What a receive answers: the data ({@code recv}), with the sender ({@code recvfrom}), as a msghdr map ({@code recvmsg}). */
+    static final int PLAIN = 0, FROM = 1, MSG = 2;
+
+    static Term recv(Sock s, EPid pid, long length, int flags, Term handle, int form) {
+        boolean zero = handle == ZERO, from = form != PLAIN;
+        // recvmsg on a datagram socket learns of truncation from MSG_TRUNC's real length (for a
+        // stream MSG_TRUNC would discard data instead).
+        boolean truncFlag = form == MSG && s.type != Sockets.SOCK_STREAM;
+        if (truncFlag) flags |= 0x20;
         int size = length == 0 ? s.rbufsz : (int) Math.min(length, Integer.MAX_VALUE - 64);
         Scratch sc = Scratch.get();
         MemorySegment buf = sc.data(Math.max(1, size));
@@ -244,6 +255,8 @@ final class SockOps {
                     finishRead(s, pid);
                     return CLOSED;
                 }
+                boolean trunc = truncFlag && n > size;
+                if (trunc) n = size;
                 s.counters.readByte += n;
                 EBitString bin = EBitString.of(buf.asSlice(0, n).toArray(JAVA_BYTE));
                 if (stream && length > 0 && n < length && !zero && !from) {
@@ -255,7 +268,9 @@ final class SockOps {
                 s.counters.readPkgMax = Math.max(s.counters.readPkgMax, n);
                 finishRead(s, pid);
                 if (!from) return ETuple.of(EAtom.OK, bin);
-                return ETuple.of(EAtom.OK, ETuple.of(SockAddrs.decode(sa, salen.get(JAVA_INT, 0)), bin));
+                int alen = salen.get(JAVA_INT, 0);
+                if (form == MSG) return ETuple.of(EAtom.OK, SockMsg.received(bin, alen > 0 ? SockAddrs.decode(sa, alen) : null, trunc));
+                return ETuple.of(EAtom.OK, ETuple.of(SockAddrs.decode(sa, alen), bin));
             }
         } finally {
             sc.done(buf);

@@ -27,8 +27,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 /**
  * prim_socket's NIFs (erts' prim_socket_nif.c) for OTP's unmodified socket.erl / prim_socket.erl:
  * argument checks (badarg for what is not a socket, a non-integer flag word ...) and dispatch to
- * {@link SockOps} (the calls) and {@link SockOpts} (options). Not implemented, answered
- * {@code {error, enotsup}}: sendmsg/recvmsg, sendfile, ioctl, the multi-address bind of SCTP,
+ * {@link SockOps} (the calls), {@link SockMsg} (sendmsg/recvmsg) and {@link SockOpts} (options). Not
+ * implemented, answered {@code {error, enotsup}}: control messages, sendfile, ioctl, the multi-address bind of SCTP,
  * network namespaces and open/2 of an existing descriptor (ADR 0054).
  */
 public final class SocketNifs implements BifModule {
@@ -67,13 +67,21 @@ public final class SocketNifs implements BifModule {
         t.bif2(M, "nif_accept", (p, s, ref) -> SockOps.accept(Sock.of(s), p, ref));
         t.bifN(M, "nif_send", 4, (p, a) -> SockOps.send(Sock.of(a[0]), p.pid, binary(a[1]), null, int32(a[2]), handle(a[3])));
         t.bifN(M, "nif_sendto", 5, (p, a) -> SockOps.send(Sock.of(a[0]), p.pid, binary(a[1]), a[2], int32(a[3]), handle(a[4])));
-        t.bifN(M, "nif_sendmsg", 5, (p, a) -> { Sock.of(a[0]); return ENOTSUP; });
+        t.bifN(M, "nif_sendmsg", 5, (p, a) -> SockMsg.send(Sock.of(a[0]), p.pid, a[1], int32(a[2]), handle(a[3]), a[4]));
         t.bifN(M, "nif_sendfile", 5, (p, a) -> { Sock.of(a[0]); return ENOTSUP; });
         t.bifN(M, "nif_sendfile", 4, (p, a) -> { Sock.of(a[0]); return ENOTSUP; });
         t.bif1(M, "nif_sendfile", (p, s) -> { Sock.of(s); return ENOTSUP; });
         t.bifN(M, "nif_recv", 4, (p, a) -> recv(p, a, false));
         t.bifN(M, "nif_recvfrom", 4, (p, a) -> recv(p, a, true));
-        t.bifN(M, "nif_recvmsg", 5, (p, a) -> { Sock.of(a[0]); return ENOTSUP; });
+        t.bifN(M, "nif_recvmsg", 5, (p, a) -> {
+            Sock s = Sock.of(a[0]);
+            long len = length(a[1]);
+            length(a[2]); // the control buffer size: no control messages are received (SockMsg)
+            int flags = int32(a[3]);
+            Term h = handle(a[4]);
+            if (len < 0) return ETuple.of(SockOps.INVALID, ETuple.of(EAtom.of("integer_range"), a[1]));
+            return SockOps.recv(s, p.pid, len, flags, h, SockOps.MSG);
+        });
         t.bif1(M, "nif_close", (p, s) -> SockOps.close(Sock.of(s), p));
         t.bif1(M, "nif_finalize_close", (p, s) -> Sock.of(s).finalizeClose());
         t.bif2(M, "nif_shutdown", (p, s, how) -> SockOps.shutdown(Sock.of(s), how));
