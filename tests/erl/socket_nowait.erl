@@ -78,6 +78,11 @@ main() ->
     io:format("waiter ~p~n", [receive {p3, R3} -> R3 after 3000 -> none end]),
     io:format("abort ~p~n", [receive {'$socket', L, abort, {AH2, Why}} -> Why after 3000 -> none end]),
     io:format("closer ~p ~p~n", [is_process_alive(P3), is_process_alive(Closer)]),
+    %% the closer's own nowait operation is aborted too
+    {ok, U} = socket:open(inet, dgram, udp),
+    {select, {select_info, recv, UH}} = socket:recv(U, 0, nowait),
+    ok = socket:close(U),
+    io:format("own abort ~p~n", [receive {'$socket', U, abort, {UH, UWhy}} -> UWhy after 2000 -> none end]),
     %% a send that fills the buffers waits for space (nowait returns the rest)
     {ok, L2} = socket:open(inet, stream, tcp),
     ok = socket:bind(L2, #{family => inet, addr => loopback, port => 0}),

@@ -144,7 +144,7 @@ final class Sock {
     private void closeForDeadOwner() {
         synchronized (this) {
             if (closed) return;
-            beginClose(null);
+            beginClose();
         }
         releaseKey(() -> finalizeClose());
     }
@@ -237,13 +237,14 @@ final class Sock {
 
     /**
      * nif_close's part under the monitor: marks the socket closed, aborts every waiting operation
-     * with {@code {'$socket', Socket, abort, {Ref, closed}}} and forgets the owner.
+     * with {@code {'$socket', Socket, abort, {Ref, closed}}} (the closer's own nowait operations too,
+     * as erts) and forgets the owner.
      */
-    void beginClose(EPid closer) {
+    void beginClose() {
         closed = true;
-        for (Op o : new Op[] {reader, writer, acceptor, connector}) abort(o, closer);
+        for (Op o : new Op[] {reader, writer, acceptor, connector}) abort(o);
         for (ArrayDeque<Op> q : java.util.List.of(readers, writers, acceptors)) {
-            for (Op o : q) abort(o, closer);
+            for (Op o : q) abort(o);
             q.clear();
         }
         reader = writer = acceptor = connector = null;
@@ -253,8 +254,8 @@ final class Sock {
         if (useRegistry) toRegistry(DEL);
     }
 
-    private void abort(Op o, EPid closer) {
-        if (o == null || o.pid.equals(closer)) return;
+    private void abort(Op o) {
+        if (o == null) return;
         vm.sendTo(o.pid, ETuple.of(TAG, term, ABORT, ETuple.of(o.ref, CLOSED)));
     }
 

@@ -336,7 +336,7 @@ final class SockOps {
     static Term close(Sock s, ErlProcess p) {
         synchronized (s) {
             if (s.closed) return CLOSED;
-            s.beginClose(p.pid);
+            s.beginClose();
         }
         // The close message is only needed if the ring still holds the fd when close returns: 0 = close
         // still deciding, 1 = it answered {ok, CloseRef} (the release action sends the message),

@@ -29,7 +29,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * argument checks (badarg for what is not a socket, a non-integer flag word ...) and dispatch to
  * {@link SockOps} (the calls), {@link SockMsg} (sendmsg/recvmsg) and {@link SockOpts} (options). Not
  * implemented, answered {@code {error, enotsup}}: control messages, sendfile, ioctl, the multi-address bind of SCTP,
- * network namespaces and open/2 of an existing descriptor (ADR 0054).
+ * network namespaces (ADR 0054).
  */
 public final class SocketNifs implements BifModule {
     private static final String M = "prim_socket";
@@ -54,10 +54,7 @@ public final class SocketNifs implements BifModule {
                 ETuple.of(EAtom.of("sendfile"), EAtom.FALSE)));
         t.bif1(M, "nif_supports", (p, k) -> SockInfo.supports(k));
         t.bifN(M, "nif_open", 4, (p, a) -> open(p, a[0], a[1], a[2], a[3]));
-        t.bif2(M, "nif_open", (p, fd, opts) -> {
-            if (!(fd instanceof ESmall) || !(opts instanceof EMap)) throw ErlangException.badarg();
-            return ENOTSUP;
-        });
+        t.bif2(M, "nif_open", SocketNifs::openFd);
         t.bif2(M, "nif_bind", (p, s, addr) -> SockOps.bind(Sock.of(s), addr));
         t.bif3(M, "nif_bind", (p, s, addrs, action) -> { Sock.of(s); return ENOTSUP; });
         t.bif1(M, "nif_connect", (p, s) -> SockOps.connectDone(Sock.of(s)));
@@ -156,21 +153,9 @@ public final class SocketNifs implements BifModule {
 
     private static Term open(ErlProcess p, Term domain, Term type, Term protocol, Term opts) {
         if (!(opts instanceof EMap o) || !(protocol instanceof ESmall proto) || proto.value != (int) proto.value) throw ErlangException.badarg();
-        int d;
-        if (domain == SockAddrs.INET) d = Sockets.AF_INET;
-        else if (domain == SockAddrs.INET6) d = Sockets.AF_INET6;
-        else if (domain == SockAddrs.LOCAL) d = Sockets.AF_UNIX;
-        else if (domain instanceof ESmall n && n.value == (int) n.value) d = (int) n.value;
-        else return ETuple.of(SockOps.INVALID, EAtom.of("domain"));
-        int ty = -1;
-        if (type instanceof EAtom a) ty = switch (a.name) {
-            case "stream" -> Sockets.SOCK_STREAM;
-            case "dgram" -> Sockets.SOCK_DGRAM;
-            case "raw" -> Sockets.SOCK_RAW;
-            case "seqpacket" -> 5;
-            default -> -1;
-        };
-        else if (type instanceof ESmall n && n.value >= 0 && n.value == (int) n.value) ty = (int) n.value;
+        int d = domainOf(domain);
+        if (d < 0) return ETuple.of(SockOps.INVALID, EAtom.of("domain"));
+        int ty = typeOf(type);
         if (ty < 0) return ETuple.of(SockOps.INVALID, EAtom.of("type"));
         if (o.get(EAtom.of("netns")) != null) return ENOTSUP;
         boolean useRegistry = o.get(EAtom.of("use_registry")) instanceof EAtom u ? u == EAtom.TRUE : useRegistryDefault;
@@ -180,15 +165,64 @@ public final class SocketNifs implements BifModule {
         int pr = (int) proto.value;
         if (pr == 0) {
             // As esock: the protocol the kernel chose (SO_PROTOCOL), which socket:info/1 reports.
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment v = a.allocate(JAVA_INT), len = a.allocate(JAVA_INT);
-                len.set(JAVA_INT, 0, 4);
-                if (Libc.getsockopt(fd, Sockets.SOL_SOCKET, 38, v, len) == 0) pr = v.get(JAVA_INT, 0);
-            }
+            pr = Math.max(0, sockopt(fd, 38));
         }
         Sock s = new Sock(p.vm, fd, d, ty, pr, p.pid, useRegistry);
         if (o.get(EAtom.of("debug")) == EAtom.TRUE) s.debug = true;
         return ETuple.of(EAtom.OK, s.ref);
+    }
+
+    /**
+     * nif_open/2: a socket over an existing descriptor (dup'd unless {@code dup => false}), its domain,
+     * type and protocol from the options or else asked of the descriptor; one that is no socket is
+     * {@code {invalid, domain}} as in erts.
+     */
+    private static Term openFd(ErlProcess p, Term fdTerm, Term opts) {
+        if (!(fdTerm instanceof ESmall f) || f.value != (int) f.value || !(opts instanceof EMap o)) throw ErlangException.badarg();
+        if (!SockRing.available()) return ENOTSUP;
+        int fd = (int) f.value;
+        int d = domainOf(o.get(EAtom.of("domain")));
+        if (d < 0) d = sockopt(fd, 39 /* SO_DOMAIN */);
+        if (d < 0) return ETuple.of(SockOps.INVALID, EAtom.of("domain"));
+        int ty = typeOf(o.get(EAtom.of("type")));
+        if (ty < 0) ty = sockopt(fd, 3 /* SO_TYPE */);
+        if (ty < 0) return ETuple.of(SockOps.INVALID, EAtom.of("type"));
+        int pr = o.get(EAtom.of("protocol")) instanceof ESmall n && n.value == (int) n.value ? (int) n.value : sockopt(fd, 38);
+        int nfd = o.get(EAtom.of("dup")) == EAtom.FALSE ? fd : Libc.fcntl(fd, Libc.F_DUPFD_CLOEXEC, 0);
+        if (nfd < 0) return SockOps.error(nfd);
+        int fl = Libc.fcntl(nfd, Libc.F_GETFL, 0);
+        if (fl >= 0) Libc.fcntl(nfd, Libc.F_SETFL, fl | org.jbeam.bindings.libc.Fcntl.O_NONBLOCK);
+        boolean useRegistry = o.get(EAtom.of("use_registry")) instanceof EAtom u ? u == EAtom.TRUE : useRegistryDefault;
+        Sock s = new Sock(p.vm, nfd, d, ty, Math.max(pr, 0), p.pid, useRegistry);
+        if (o.get(EAtom.of("debug")) == EAtom.TRUE) s.debug = true;
+        return ETuple.of(EAtom.OK, s.ref);
+    }
+
+    private static int domainOf(Term t) {
+        if (t == SockAddrs.INET) return Sockets.AF_INET;
+        if (t == SockAddrs.INET6) return Sockets.AF_INET6;
+        if (t == SockAddrs.LOCAL) return Sockets.AF_UNIX;
+        return t instanceof ESmall n && n.value >= 0 && n.value == (int) n.value ? (int) n.value : -1;
+    }
+
+    private static int typeOf(Term t) {
+        if (t instanceof EAtom a) return switch (a.name) {
+            case "stream" -> Sockets.SOCK_STREAM;
+            case "dgram" -> Sockets.SOCK_DGRAM;
+            case "raw" -> Sockets.SOCK_RAW;
+            case "seqpacket" -> 5;
+            default -> -1;
+        };
+        return t instanceof ESmall n && n.value >= 0 && n.value == (int) n.value ? (int) n.value : -1;
+    }
+
+    /** An int SOL_SOCKET option of a descriptor, or -1 when it cannot be read (not a socket, bad fd). */
+    private static int sockopt(int fd, int opt) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment v = a.allocate(JAVA_INT), len = a.allocate(JAVA_INT);
+            len.set(JAVA_INT, 0, 4);
+            return Libc.getsockopt(fd, Sockets.SOL_SOCKET, opt, v, len) == 0 ? v.get(JAVA_INT, 0) : -1;
+        }
     }
 
     // ---- global ----

@@ -71,6 +71,8 @@ public final class Libc {
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT)); }
     private static final class RECVFROM { static final MethodHandle H = e("recvfrom",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS)); }
+    private static final class FCNTL { static final MethodHandle H = h("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+            CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2)); }
     private static final class EVENTFD { static final MethodHandle H = e("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT)); }
     private static final class EVENTFD_WRITE { static final MethodHandle H = e("eventfd_write", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG)); }
     private static final class SCHED_SETSCHEDULER { static final MethodHandle H = e("sched_setscheduler", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS)); }
@@ -191,6 +193,13 @@ public final class Libc {
     public static long recvfrom(int fd, MemorySegment buf, long len, int flags, MemorySegment addr, MemorySegment addrlen) {
         MemorySegment st = STATE.get();
         try { return ret(st, (long) RECVFROM.H.invokeExact(st, fd, buf, len, flags, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code fcntl} commands with an int argument (or none). */
+    public static final int F_GETFL = 3, F_SETFL = 4, F_DUPFD_CLOEXEC = 1030;
+    /** {@code fcntl(fd, cmd, arg)} for the int-argument commands. */
+    public static int fcntl(int fd, int cmd, int arg) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) FCNTL.H.invokeExact(st, fd, cmd, arg)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int eventfd(int initval, int flags) {
         MemorySegment st = STATE.get();
