@@ -68,6 +68,8 @@ final class Sock {
     Term meta = EAtom.UNDEFINED;
     /** Default read size of recv/recvfrom with length 0 ({otp, rcvbuf}). */
     int rbufsz = 8192, rctrlsz = 1024, wctrlsz = 1024;
+    /** The file descriptor a sendfile in progress sends from (a dup, see SockSendfile), or -1. */
+    int sendfileFd = -1;
     Op reader, writer, acceptor, connector;
     final ArrayDeque<Op> readers = new ArrayDeque<>(), writers = new ArrayDeque<>(), acceptors = new ArrayDeque<>();
     final Counters counters = new Counters();
@@ -280,6 +282,7 @@ final class Sock {
         synchronized (this) {
             if (fdClosed) return ETuple.of(EAtom.ERROR, CLOSED);
             fdClosed = true;
+            SockSendfile.closeFile(this);
         }
         Libc.close(fd);
         return EAtom.OK;

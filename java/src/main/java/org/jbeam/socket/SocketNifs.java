@@ -28,7 +28,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * prim_socket's NIFs (erts' prim_socket_nif.c) for OTP's unmodified socket.erl / prim_socket.erl:
  * argument checks (badarg for what is not a socket, a non-integer flag word ...) and dispatch to
  * {@link SockOps} (the calls), {@link SockMsg} (sendmsg/recvmsg) and {@link SockOpts} (options). Not
- * implemented, answered {@code {error, enotsup}}: control messages, sendfile, ioctl, the multi-address bind of SCTP,
+ * implemented, answered {@code {error, enotsup}}: control messages, ioctl, the multi-address bind of SCTP,
  * network namespaces (ADR 0054).
  */
 public final class SocketNifs implements BifModule {
@@ -51,7 +51,7 @@ public final class SocketNifs implements BifModule {
         t.bif1(M, "nif_command", (p, c) -> command(c));
         t.bif0(M, "nif_supports", p -> ECons.of(ETuple.of(EAtom.of("sctp"), EAtom.FALSE), ETuple.of(EAtom.of("ipv6"), EAtom.TRUE),
                 ETuple.of(EAtom.of("local"), EAtom.TRUE), ETuple.of(EAtom.of("netns"), EAtom.FALSE),
-                ETuple.of(EAtom.of("sendfile"), EAtom.FALSE)));
+                ETuple.of(EAtom.of("sendfile"), EAtom.TRUE)));
         t.bif1(M, "nif_supports", (p, k) -> SockInfo.supports(k));
         t.bifN(M, "nif_open", 4, (p, a) -> open(p, a[0], a[1], a[2], a[3]));
         t.bif2(M, "nif_open", SocketNifs::openFd);
@@ -65,9 +65,9 @@ public final class SocketNifs implements BifModule {
         t.bifN(M, "nif_send", 4, (p, a) -> SockOps.send(Sock.of(a[0]), p.pid, binary(a[1]), null, int32(a[2]), handle(a[3])));
         t.bifN(M, "nif_sendto", 5, (p, a) -> SockOps.send(Sock.of(a[0]), p.pid, binary(a[1]), a[2], int32(a[3]), handle(a[4])));
         t.bifN(M, "nif_sendmsg", 5, (p, a) -> SockMsg.send(Sock.of(a[0]), p.pid, a[1], int32(a[2]), handle(a[3]), a[4]));
-        t.bifN(M, "nif_sendfile", 5, (p, a) -> { Sock.of(a[0]); return ENOTSUP; });
-        t.bifN(M, "nif_sendfile", 4, (p, a) -> { Sock.of(a[0]); return ENOTSUP; });
-        t.bif1(M, "nif_sendfile", (p, s) -> { Sock.of(s); return ENOTSUP; });
+        t.bifN(M, "nif_sendfile", 5, (p, a) -> SockSendfile.start(Sock.of(a[0]), p.pid, handle(a[1]), int64(a[2]), count(a[3]), a[4]));
+        t.bifN(M, "nif_sendfile", 4, (p, a) -> SockSendfile.cont(Sock.of(a[0]), p.pid, handle(a[1]), int64(a[2]), count(a[3])));
+        t.bif1(M, "nif_sendfile", (p, s) -> SockSendfile.deferredClose(Sock.of(s)));
         t.bifN(M, "nif_recv", 4, (p, a) -> recv(p, a, false));
         t.bifN(M, "nif_recvfrom", 4, (p, a) -> recv(p, a, true));
         t.bifN(M, "nif_recvmsg", 5, (p, a) -> {
@@ -117,6 +117,16 @@ public final class SocketNifs implements BifModule {
         Term h = handle(a[3]);
         if (len < 0) return ETuple.of(SockOps.INVALID, ETuple.of(EAtom.of("integer_range"), a[1]));
         return SockOps.recv(s, p.pid, len, flags, h, from);
+    }
+
+    private static long int64(Term t) {
+        if (t instanceof ESmall s) return s.value;
+        throw ErlangException.badarg();
+    }
+
+    private static long count(Term t) {
+        if (t instanceof ESmall s && s.value >= 0) return s.value;
+        throw ErlangException.badarg();
     }
 
     private static EBitString binary(Term t) {

@@ -73,6 +73,8 @@ public final class Libc {
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS)); }
     private static final class FCNTL { static final MethodHandle H = h("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
             CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2)); }
+    private static final class SENDFILE { static final MethodHandle H = e("sendfile",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG)); }
     private static final class EVENTFD { static final MethodHandle H = e("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT)); }
     private static final class EVENTFD_WRITE { static final MethodHandle H = e("eventfd_write", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG)); }
     private static final class SCHED_SETSCHEDULER { static final MethodHandle H = e("sched_setscheduler", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS)); }
@@ -193,6 +195,11 @@ public final class Libc {
     public static long recvfrom(int fd, MemorySegment buf, long len, int flags, MemorySegment addr, MemorySegment addrlen) {
         MemorySegment st = STATE.get();
         try { return ret(st, (long) RECVFROM.H.invokeExact(st, fd, buf, len, flags, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code sendfile(out, in, &offset, count)}: {@code offset} an off_t cell that the call advances. */
+    public static long sendfile(int outFd, int inFd, MemorySegment offset, long count) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) SENDFILE.H.invokeExact(st, outFd, inFd, offset, count)); } catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code fcntl} commands with an int argument (or none). */
     public static final int F_GETFL = 3, F_SETFL = 4, F_DUPFD_CLOEXEC = 1030;
