@@ -1,20 +1,18 @@
 -module(socket_sendfile).
-%% socket:sendfile (ADR 0054): a range of a raw file, count 0 to the end of the file, ranges at and
+%% socket:sendfile (ADR 0054), over IPv6 loopback: a range of a raw file, count 0 to the end of the file, ranges at and
 %% beyond the end, a transfer that fills the socket and continues after the select message
 %% (totals only), a closed socket, a bad file handle, and an unconnected UDP socket.
 -export([main/0]).
 main() ->
     File = "/tmp/jbeam_socket_sendfile.dat",
     ok = file:write_file(File, binary:copy(<<"0123456789">>, 100000)),
-    {ok, L} = socket:open(inet, stream, tcp),
-    ok = socket:bind(L, #{family => inet, addr => loopback, port => 0}),
+    {ok, L} = socket:open(inet6, stream, tcp),
+    ok = socket:bind(L, #{family => inet6, addr => loopback}),
     ok = socket:listen(L),
-    {ok, LA} = socket:sockname(L),
-    {ok, C} = socket:open(inet, stream, tcp),
-    ok = socket:setopt(C, {socket, sndbuf}, 4096),
-    ok = socket:connect(C, LA),
+    {ok, C} = socket:open(inet6, stream),
+    [ok = socket:setopt(S, {socket, B}, 4096) || {S, B} <- [{C, sndbuf}, {L, rcvbuf}]],
+    ok = socket:connect(C, element(2, socket:sockname(L))),
     {ok, A} = socket:accept(L),
-    ok = socket:setopt(A, {socket, rcvbuf}, 4096),
     {ok, F} = file:open(File, [read, raw, binary]),
     io:format("~p~n", [socket:sendfile(C, F, 5, 20)]),
     io:format("~p~n", [socket:recv(A, 0, 1000)]),
