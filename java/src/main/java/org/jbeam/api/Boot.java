@@ -103,8 +103,8 @@ public final class Boot {
         }
     }
 
-    /** The socket NIF modules: jbeam is (for now) an emulator built without the socket backend. */
-    private static final java.util.Set<String> NOT_PRELOADED = java.util.Set.of("prim_socket.beam", "prim_net.beam", "socket_registry.beam");
+    /** erts-*&#47;ebin modules an emulator does not preload (none since the socket NIF exists, ADR 0054). */
+    private static final java.util.Set<String> NOT_PRELOADED = java.util.Set.of();
 
     /** Loads erts' preloaded modules (erts-*&#47;ebin), as the emulator has them built in. */
     static void preload(Runtime vm) {

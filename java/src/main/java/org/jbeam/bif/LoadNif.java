@@ -35,7 +35,10 @@ final class LoadNif {
         if (ECons.length(path) < 0 && !(path instanceof EAtom)) throw ErlangException.badarg();
         String lib = path instanceof EAtom a ? a.name : IoLists.charlistToString(path);
         String base = lib.substring(lib.lastIndexOf('/') + 1);
-        if (STATIC_NIFS.contains(base)) return EAtom.OK;
+        if (STATIC_NIFS.contains(base)) {
+            if (base.equals("prim_socket")) org.jbeam.socket.SocketNifs.loaded(info);
+            return EAtom.OK;
+        }
         BeamModule mod = p.interpreter != null ? p.interpreter.currentModule() : null;
         if (mod == null) throw ErlangException.badarg();
         NifLibrary.setHost(host(p.vm));

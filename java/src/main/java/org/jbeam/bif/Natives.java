@@ -12,7 +12,7 @@ public final class Natives {
                 new ErlangTermBifs(), new ErlangProcessBifs(), new ErlangSystemBifs(), new CodeBifs(),
                 new ListsBifs(), new MapsBifs(), new BinaryBifs(), new UnicodeBifs(), new ReBifs(),
                 new org.jbeam.etf.EtfBifs(), new PortBifs(), new OsBifs(), new ErtsInternalBifs(),
-                new PersistentTermBifs(), new ErlangNumberBifs(), new ErlangMiscBifs(), new PrimFileBifs(), new EtsBifs(),
+                new PersistentTermBifs(), new ErlangNumberBifs(), new ErlangMiscBifs(), new PrimFileBifs(), new org.jbeam.socket.SocketNifs(), new EtsBifs(),
                 new MiscNatives(), new org.jbeam.inet.InetNatives(), new org.jbeam.zlib.ZlibNifs(), new org.jbeam.trace.TraceBifs()));
     }
 }

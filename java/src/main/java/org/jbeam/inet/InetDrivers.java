@@ -19,6 +19,12 @@ public final class InetDrivers {
     /** "io_uring" or "nio": where tcp sockets get readiness from (ADR 0016). */
     public static String socketBackend() { return SockPoll.backendName(); }
 
+    /**
+     * The io_uring socket ring the tcp/udp drivers poll on, or null when they use the NIO selector
+     * (the socket NIF, org.jbeam.socket, shares it: one ring thread for all sockets).
+     */
+    public static org.jbeam.io.PollRing socketRing() { return SockPoll.uringOrNull(); }
+
     /** open_port({spawn_executable, ".../inet_gethost"}, _): OTP's resolver port program, emulated. */
     public static EPort openProgram(ErlProcess p, String program) {
         if (!program.endsWith("/inet_gethost")) return null;

@@ -83,11 +83,25 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
                     yield InetCodec.ok(r);
                 }
                 case REQ_IGNOREFD -> InetCodec.ok();
+                case REQ_GETFD -> fdReply(srv != null ? srv : ch);
                 default -> InetCodec.error("einval");
             };
         } catch (IOException e) {
             return InetCodec.error(InetCodec.errno(e));
         }
+    }
+
+    /**
+     * INET_REQ_GETFD (prim_inet:getfd/1): the channel's OS descriptor, big-endian, for socket:open/1
+     * and {fd, N} options; einval before there is one or where the JDK hides it.
+     */
+    static Term fdReply(java.nio.channels.SelectableChannel c) {
+        if (c == null) return InetCodec.error("einval");
+        int fd;
+        try { fd = SockPoll.fdOf(c); } catch (RuntimeException e) { return InetCodec.error("einval"); }
+        byte[] r = new byte[4];
+        InetCodec.put32(r, 0, fd);
+        return InetCodec.ok(r);
     }
 
     private ProtocolFamily pf() { return family == InetCodec.AF_INET6 ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET; }

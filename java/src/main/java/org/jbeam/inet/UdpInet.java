@@ -105,6 +105,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
                 // This is the name inet_config falls back to when no udp socket can be opened.
                 case TcpInet.REQ_GETHOSTNAME -> InetCodec.ok(InetCodec.hostname());
                 case TcpInet.REQ_SUBSCRIBE -> InetCodec.ok((byte) 1, (byte) 0, (byte) 0, (byte) 0, (byte) 0);
+                case TcpInet.REQ_GETFD -> TcpInet.fdReply(ch);
                 case TcpInet.REQ_GETTYPE -> {
                     byte[] r = new byte[8];
                     InetCodec.put32(r, 0, family);

@@ -167,6 +167,7 @@ public final class ProcessTable {
         releaseSuspensions(p);
         vm.ports.closeOwnedBy(p);
         org.jbeam.file.FileHandle.ownerExited(p);
+        org.jbeam.socket.SocketNifs.processExited(p);
         org.jbeam.nif.NifReaper.processExited(p);
         live.remove(p.pid.number | (p.pid.serial << 15));
         p.pid.process = null;

@@ -64,6 +64,17 @@ public final class Libc {
     private static final class SETSOCKOPT { static final MethodHandle H = e("setsockopt",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT)); }
     private static final class GETSOCKNAME { static final MethodHandle H = e("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS)); }
+    private static final class GETPEERNAME { static final MethodHandle H = e("getpeername", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS)); }
+    private static final class GETSOCKOPT { static final MethodHandle H = e("getsockopt",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS)); }
+    private static final class SENDTO { static final MethodHandle H = e("sendto",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT)); }
+    private static final class RECVFROM { static final MethodHandle H = e("recvfrom",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS)); }
+    private static final class FCNTL { static final MethodHandle H = h("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+            CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2)); }
+    private static final class SENDFILE { static final MethodHandle H = e("sendfile",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG)); }
     private static final class EVENTFD { static final MethodHandle H = e("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT)); }
     private static final class EVENTFD_WRITE { static final MethodHandle H = e("eventfd_write", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG)); }
     private static final class SCHED_SETSCHEDULER { static final MethodHandle H = e("sched_setscheduler", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS)); }
@@ -167,6 +178,35 @@ public final class Libc {
     public static int getsockname(int fd, MemorySegment addr, MemorySegment addrlen) {
         MemorySegment st = STATE.get();
         try { return ret(st, (int) GETSOCKNAME.H.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int getpeername(int fd, MemorySegment addr, MemorySegment addrlen) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) GETPEERNAME.H.invokeExact(st, fd, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static int getsockopt(int fd, int level, int name, MemorySegment value, MemorySegment len) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) GETSOCKOPT.H.invokeExact(st, fd, level, name, value, len)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code sendto}; {@code addr} may be {@link MemorySegment#NULL} with length 0 (a connected socket). */
+    public static long sendto(int fd, MemorySegment buf, long len, int flags, MemorySegment addr, int addrlen) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) SENDTO.H.invokeExact(st, fd, buf, len, flags, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    public static long recvfrom(int fd, MemorySegment buf, long len, int flags, MemorySegment addr, MemorySegment addrlen) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) RECVFROM.H.invokeExact(st, fd, buf, len, flags, addr, addrlen)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code sendfile(out, in, &offset, count)}: {@code offset} an off_t cell that the call advances. */
+    public static long sendfile(int outFd, int inFd, MemorySegment offset, long count) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (long) SENDFILE.H.invokeExact(st, outFd, inFd, offset, count)); } catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code fcntl} commands with an int argument (or none). */
+    public static final int F_GETFL = 3, F_SETFL = 4, F_DUPFD_CLOEXEC = 1030;
+    /** {@code fcntl(fd, cmd, arg)} for the int-argument commands. */
+    public static int fcntl(int fd, int cmd, int arg) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) FCNTL.H.invokeExact(st, fd, cmd, arg)); } catch (Throwable t) { throw rethrow(t); }
     }
     public static int eventfd(int initval, int flags) {
         MemorySegment st = STATE.get();

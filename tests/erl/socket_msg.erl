@@ -1,0 +1,41 @@
+-module(socket_msg).
+%% sendmsg/recvmsg of the socket module without control messages (ADR 0054): an I/O vector sent as
+%% one datagram or stream segment, the received map (addr for datagrams only, flags [trunc] for a
+%% datagram cut to the buffer size), timeouts and nowait, invalid vectors and addresses.
+-export([main/0]).
+main() ->
+    {ok, A} = socket:open(inet, dgram, udp),
+    {ok, B} = socket:open(inet, dgram, udp),
+    ok = socket:bind(B, #{family => inet, addr => loopback, port => 0}),
+    {ok, AB} = socket:sockname(B),
+    io:format("~p~n", [socket:sendmsg(A, #{addr => AB, iov => [<<"ab">>, <<"cd">>]})]),
+    {ok, M} = socket:recvmsg(B, 1000),
+    io:format("~p ~p~n", [maps:without([addr], M), maps:get(family, maps:get(addr, M))]),
+    {ok, #{port := PA}} = socket:sockname(A),
+    io:format("sender ~p~n", [maps:get(port, maps:get(addr, M)) =:= PA]),
+    io:format("~p~n", [socket:sendmsg(A, #{addr => AB, iov => [<<"0123456789">>]})]),
+    {ok, M2} = socket:recvmsg(B, 4, 0, [], 1000),
+    io:format("cut ~p~n", [maps:without([addr], M2)]),
+    io:format("~p~n", [socket:recvmsg(B, 0, 0, [], 50)]),
+    {select, {select_info, recvmsg, H}} = socket:recvmsg(B, nowait),
+    ok = socket:sendmsg(A, #{addr => AB, iov => [<<"late">>]}),
+    io:format("select ~p~n", [receive {'$socket', B, select, H} -> select after 2000 -> none end]),
+    {ok, #{iov := Late}} = socket:recvmsg(B, nowait),
+    io:format("late ~p~n", [Late]),
+    io:format("~p~n", [socket:sendmsg(A, #{iov => [<<"x">>]})]),
+    io:format("~p~n", [socket:sendmsg(A, #{addr => AB, iov => [foo]})]),
+    io:format("~p~n", [try socket:sendmsg(A, #{addr => foo, iov => [<<"x">>]}) catch error:E -> E end]),
+    {ok, L} = socket:open(inet, stream, tcp),
+    ok = socket:bind(L, #{family => inet, addr => loopback, port => 0}),
+    ok = socket:listen(L),
+    {ok, LA} = socket:sockname(L),
+    {ok, C} = socket:open(inet, stream, tcp),
+    ok = socket:connect(C, LA),
+    {ok, S} = socket:accept(L),
+    io:format("~p~n", [socket:sendmsg(C, #{iov => [<<"hel">>, <<"lo">>]})]),
+    io:format("~p~n", [socket:recvmsg(S, 3, 0, [], 1000)]),
+    io:format("~p~n", [socket:recvmsg(S, 1000)]),
+    socket:close(C),
+    io:format("~p~n", [socket:recvmsg(S, 1000)]),
+    [socket:close(X) || X <- [A, B, L, S]],
+    io:format("closed ~p~n", [socket:recvmsg(S, 10)]).
