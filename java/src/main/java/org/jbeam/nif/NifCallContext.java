@@ -62,43 +62,17 @@ final class NifCallContext {
     static NifCallContext acquire(org.jbeam.runtime.ErlProcess proc) {
         Interpreter it;
         if (proc == null || (it = proc.interpreter) == null || it.thread != Thread.currentThread()) return acquire();
-        Object spare = it.nifSpare;
-        switch (some(spare)) { // a switch on a pre-trained helper, not a compare: see some()
-            case 1 -> {
-                // a context in the slot already names this thread and interpreter (see release):
-                // the common call writes nothing into it but the slot (ADR 0038)
-                it.nifSpare = null;
-                return (NifCallContext) spare;
-            }
-            default -> { }
+        NifCallContext c = (NifCallContext) it.nifSpare;
+        if (c != null) {
+            // a context in the slot already names this thread and interpreter (see release):
+            // the common call writes nothing into it but the slot (ADR 0038)
+            it.nifSpare = null;
+            return c;
         }
-        NifCallContext c = pooled();
+        c = pooled();
         c.owner = it.thread;
         c.slot = it;
         return c;
-    }
-
-    /*
-     * The rare outcomes of the call path (an empty spare slot: the first call on another
-     * scheduler thread; a context whose last call was another NIF or another process) are
-     * switches on these helpers, whose profiles the initialiser below fills with both
-     * outcomes. The call path is inlined into each compiled NIF call site (ADR 0031): as compares,
-     * C2 compiled the outcome not yet seen as a trap, and the first time it came (a process moved
-     * to the other scheduler thread in run 3-7 of bench_nif_call) threw the compiled caller away
-     * (JFR: null_check at acquire's cast; once that was trained, unstable_if in callImm and
-     * selfId). A switch keeps no per-case profile (-XX:-UseSwitchProfiling; ADR 0043, 0053).
-     */
-    private static int some(Object o) { return o != null ? 1 : 0; }
-
-    private static int differs(long a, long b) { return a != b ? 1 : 0; }
-
-    private static int same(Object a, Object b) { return a == b ? 1 : 0; }
-
-    static {
-        Object[] os = {null, POOL, "", null};
-        int sink = 0;
-        for (int i = 0; i < 30_000; i++) sink += some(os[i & 3]) + differs(i & 1, (i >> 1) & 1) + same(os[i & 3], os[(i >> 2) & 3]);
-        if (sink == 42) System.out.print("");
     }
 
     /** A context from the shared pool or a new one (out of line: acquire is inlined into every compiled NIF call site, ADR 0031). */
@@ -139,10 +113,7 @@ final class NifCallContext {
 
     long selfId(org.jbeam.runtime.ErlProcess proc) {
         Term pid = proc.pid;
-        switch (same(pid, lastPid)) {
-            case 1 -> { return lastSelf; }
-            default -> { }
-        }
+        if (pid == lastPid) return lastSelf;
         long id = NifOpaque.id(pid);
         lastPid = pid;
         lastSelf = id;
@@ -229,17 +200,11 @@ final class NifCallContext {
      */
     long callImm(long privp, long self, long fp, int argc, int mode, long w0, long w1, long w2) throws Throwable {
         MemorySegment m = cx;
-        switch (differs(fp, lastFp) | differs(privp, lastPrivp) | differs(argc, lastArgc)) {
-            case 1 -> {
-                m.set(LONG, FP, fp); m.set(LONG, PRIVP, privp); m.set(ValueLayout.JAVA_INT, ARGC, argc);
-                lastFp = fp; lastPrivp = privp; lastArgc = argc;
-            }
-            default -> { }
+        if (fp != lastFp || privp != lastPrivp || argc != lastArgc) {
+            m.set(LONG, FP, fp); m.set(LONG, PRIVP, privp); m.set(ValueLayout.JAVA_INT, ARGC, argc);
+            lastFp = fp; lastPrivp = privp; lastArgc = argc;
         }
-        switch (differs(self, lastSelfW)) {
-            case 1 -> { m.set(LONG, SELF, self); lastSelfW = self; }
-            default -> { }
-        }
+        if (self != lastSelfW) { m.set(LONG, SELF, self); lastSelfW = self; }
         return (long) JbeamNif.CALL_IMM.invokeExact(cxAddr, mode, w0, w1, w2);
     }
 
