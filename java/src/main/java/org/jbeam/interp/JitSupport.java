@@ -275,23 +275,6 @@ public final class JitSupport {
         return t instanceof ETuple tup && tup.arity() == arity && tup.get(0) == tag;
     }
 
-    /**
-     * is_eq_exact/is_ne_exact against an integer literal. Its profile is shared by every compiled
-     * site, so the static initialiser below fills it with all outcomes: a loop's exit test
-     * ({@code loop(0, Acc) -> Acc}) is false for all but the last iteration, C2 compiled the true
-     * outcome as a trap, and the end of every call of the loop threw the compiled loop away
-     * (JFR: "unstable_if" here at the end of bench_nif_call's runs 1 and 2, each followed by a
-     * 0.2 s C2 recompile of the loop; ADR 0048).
-     */
-    static boolean isSmall(Term t, long v) { return t instanceof ESmall s && s.value == v; }
-
-    static {
-        Term[] ts = {ESmall.of(0), ESmall.of(5), EAtom.TRUE, ENil.NIL};
-        int sink = 0;
-        for (int i = 0; i < 30_000; i++) if (isSmall(ts[i & 3], (i >> 2) % 3 == 0 ? 0 : 5)) sink++;
-        if (sink == 42) System.out.print("");
-    }
-
     static int select(Instr in, Term v) {
         int t = ((SelectTable) in.o).lookup(v);
         return t >= 0 ? t : in.e;

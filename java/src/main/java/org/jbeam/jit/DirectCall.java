@@ -28,6 +28,8 @@ import org.jbeam.code.Ops;
 final class DirectCall {
     private DirectCall() {}
 
+    private static final java.lang.constant.ClassDesc CD_BRANCHES = desc("org.jbeam.interp.CompiledBranches");
+
     /** {@code -Djbeam.jit.direct=false}: every call goes back through the interpreter loop. */
     static final boolean ENABLED = !"false".equals(System.getProperty("jbeam.jit.direct"));
     static final int MAX_NESTING = Integer.getInteger("jbeam.jit.nesting", 64);
@@ -86,15 +88,19 @@ final class DirectCall {
      */
     static void tail(JitCompiler.Body b) {
         CodeBuilder c = b.c;
-        Label notRun = c.newLabel(), start = c.newLabel(), loop = c.newLabel(), end = c.newLabel(), handler = c.newLabel();
-        // Under a trampoline already: let it run the callee.
+        Label notRun = c.newLabel(), run = c.newLabel(), start = c.newLabel(), loop = c.newLabel(), end = c.newLabel(),
+                handler = c.newLabel();
+        // Under a trampoline already (let it run the callee), at the nesting bound or the callee
+        // not compiled: not here. One pre-trained helper and a switch, as for direct calls: these
+        // were compares, and the first time one went the other way after C2 had compiled the
+        // function (a trampoline already running at this nesting in gen_server:loop/7) threw the
+        // compiled function away (ADR 0053).
         c.aload(Body.IT); c.getfield(CD_INTERP, "trampolines", CD_long);
-        c.lconst_1(); c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.lshl();
-        c.land(); c.lconst_0(); c.lcmp(); c.ifne(notRun);
-        c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int);
-        c.loadConstant(MAX_NESTING); c.if_icmpge(notRun);
-        instrAt(c); c.getfield(CD_INSTR, "op", CD_int);
-        c.loadConstant(Ops.JIT_ENTER); c.if_icmpne(notRun);
+        c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.loadConstant(MAX_NESTING);
+        c.aload(Body.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(Body.PC);
+        c.invokestatic(CD_BRANCHES, "trampoline", MethodTypeDesc.of(CD_int, CD_long, CD_int, CD_int, CD_INSTRS, CD_int));
+        c.lookupswitch(notRun, List.of(SwitchCase.of(1, run)));
+        c.labelBinding(run);
         b.fl.spill();
         nesting(c, 1);
         trampolineBit(c, true);
@@ -104,9 +110,10 @@ final class DirectCall {
         c.aload(Body.IT); c.iload(Body.PC);
         c.invokevirtual(CD_CF, "run", RUN);
         c.istore(Body.PC);
-        c.iload(Body.PC); c.loadConstant(Integer.MIN_VALUE); c.if_icmpeq(end);
-        instrAt(c); c.getfield(CD_INSTR, "op", CD_int);
-        c.loadConstant(Ops.JIT_ENTER); c.if_icmpeq(loop);
+        // Another compiled function's entry: run it too; LEAVE or anything else: done (a switch, see above).
+        c.aload(Body.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(Body.PC);
+        c.invokestatic(CD_BRANCHES, "bounce", MethodTypeDesc.of(CD_int, CD_INSTRS, CD_int));
+        c.lookupswitch(end, List.of(SwitchCase.of(1, loop)));
         c.labelBinding(end);
         trampolineBit(c, false);
         nesting(c, -1);

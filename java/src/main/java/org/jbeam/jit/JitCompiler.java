@@ -473,8 +473,9 @@ public final class JitCompiler implements JitSupport.Compiler {
                     e.get(in.a); c.loadConstant(in.b); term(pc);
                     e.support("isTaggedTuple", CD_boolean, CD_TERM, CD_int, CD_TERM); branchTo(in.e, Cond.IFEQ);
                 }
-                case Ops.IS_EQ_EXACT_XI -> { e.loadX(in.a); c.loadConstant((long) in.f); e.support("isSmall", CD_boolean, CD_TERM, CD_long); branchTo(in.e, Cond.IFEQ); }
-                case Ops.IS_NE_EXACT_XI -> { e.loadX(in.a); c.loadConstant((long) in.f); e.support("isSmall", CD_boolean, CD_TERM, CD_long); branchTo(in.e, Cond.IFNE); }
+                // A pre-trained helper and a switch, not a compare: a loop's exit test (ADR 0053).
+                case Ops.IS_EQ_EXACT_XI -> { e.loadX(in.a); c.loadConstant((long) in.f); isSmall(); switchTo(in.e, 0); }
+                case Ops.IS_NE_EXACT_XI -> { e.loadX(in.a); c.loadConstant((long) in.f); isSmall(); switchTo(in.e, 1); }
                 case SELECT_VAL -> {
                     instrObj(pc); e.get(in.a); e.support("select", CD_int, CD_INSTR, CD_TERM);
                     c.istore(PC); c.goto_(dispatch); return;
@@ -609,6 +610,27 @@ public final class JitCompiler implements JitSupport.Compiler {
         void term(int pc) { data.load(c, code[pc].t, CD_TERM); }
 
         enum Cond { IFEQ, IFNE, IFNULL, ACMPEQ, ACMPNE, ICMPNE, IFGE, IFLT }
+
+        /** CompiledBranches.isSmall(term, long): 1 or 0 on the stack. */
+        void isSmall() {
+            c.invokestatic(desc("org.jbeam.interp.CompiledBranches"), "isSmall", MethodTypeDesc.of(CD_int, CD_TERM, CD_long));
+        }
+
+        /**
+         * To {@code target} when the int on the stack is {@code value}, else on: a one-case switch,
+         * which keeps no per-site profile (a compare that had gone one way only was compiled as a
+         * trap; ADR 0043, 0053). Outside the function: return the target pc.
+         */
+        void switchTo(int target, int value) {
+            Label on = c.newLabel();
+            Label l = inside(target) ? at(target) : c.newLabel();
+            c.lookupswitch(on, List.of(SwitchCase.of(value, l)));
+            if (!inside(target)) {
+                c.labelBinding(l);
+                c.loadConstant(target); ret();
+            }
+            c.labelBinding(on);
+        }
 
         /** Conditional branch to the label {@code target} (outside the function: return it). */
         void branchTo(int target, Cond cond) {

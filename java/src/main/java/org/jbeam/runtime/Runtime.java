@@ -102,6 +102,7 @@ public final class Runtime {
         // A local pid first, without the type switch (an invokedynamic typeSwitch, slow until C2
         // has compiled it: this is on every send; ADR 0028).
         if (dest instanceof EPid pid && pid.node == nodeName) sendTo(pid, msg);
+        else if (dest instanceof ERef ref && ref.node == nodeName) sendToRef(ref, msg);
         else sendOther(from, dest, msg);
     }
 
@@ -125,12 +126,19 @@ public final class Runtime {
             }
             case ERef ref when ref.node != nodeName -> dist.sendAlias(from, ref, msg);
             case EPort port -> PortMessages.handle(this, from, port, msg);
-            case ERef ref -> {
-                EPid target = aliases.target(ref);
-                if (target != null) sendTo(target, msg);
-            }
+            case ERef ref -> sendToRef(ref, msg);
             default -> throw ErlangException.badarg();
         }
+    }
+
+    /**
+     * A local reference as destination: its alias's owner, or nowhere (not an alias, or inactive).
+     * Every gen_server reply goes to an alias: taken before the type switch of {@link #sendOther}
+     * (slow until C2 has compiled it, and then a class_check trap in some runs: ADR 0053).
+     */
+    private void sendToRef(ERef ref, Term msg) {
+        EPid target = aliases.target(ref);
+        if (target != null) sendTo(target, msg);
     }
 
     public void sendTo(EPid pid, Term msg) {

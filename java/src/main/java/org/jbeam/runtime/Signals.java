@@ -40,8 +40,11 @@ public final class Signals {
         try {
             while ((n = p.inbox.pollNode()) != null) {
                 Object o = n.value;
-                if (o instanceof Term t) {
-                    if (p.trace != null) Tracing.received(p, t);
+                // Class.isInstance with a constant class: the same subtype test, without the
+                // profile-based class speculation an instanceof gets (a class_check trap and a
+                // recompile at the first message of a class not seen before: ADR 0032, 0053).
+                if (Term.class.isInstance(o)) {
+                    if (p.trace != null) Tracing.received(p, (Term) o);
                     p.mailbox.appendNode(n);
                     moved++;
                     continue;
