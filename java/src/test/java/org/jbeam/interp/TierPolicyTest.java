@@ -1,0 +1,107 @@
+package org.jbeam.interp;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jbeam.code.BeamModule;
+import org.jbeam.code.FuncInfo;
+import org.jbeam.term.EAtom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bytecode tier's admission policy (ADR 0052) on a work clock of its own: a function is
+ * compiled only when one of its counters reaches its threshold twice within the window, and only
+ * while the compile budget (initial credit plus one instruction per RATE reductions) covers its
+ * size; a refused function is admitted again once enough work has been done.
+ */
+class TierPolicyTest {
+    private final AtomicLong clock = new AtomicLong();
+    private static final BeamModule MOD = new BeamModule(EAtom.of("tier_policy_test"));
+
+    @BeforeEach
+    void start() { TierPolicy.start(clock::get); }
+
+    @AfterEach
+    void stop() { TierPolicy.start(() -> 0); }
+
+    private static FuncInfo function(String name, int size) {
+        FuncInfo f = new FuncInfo(MOD, EAtom.of(name), 1, 100);
+        f.entry = 102;
+        f.end = 100 + size;
+        return f;
+    }
+
+    @Test
+    void secondCrossingWithinTheWindowIsAdmitted() {
+        FuncInfo f = function("hot", 30);
+        assertFalse(TierPolicy.admit(f, "test"), "a first crossing only marks the function");
+        clock.addAndGet(TierPolicy.WINDOW / 2);
+        assertTrue(TierPolicy.admit(f, "test"));
+    }
+
+    @Test
+    void crossingsFurtherApartThanTheWindowAreRefused() {
+        FuncInfo f = function("lukewarm", 30);
+        assertFalse(TierPolicy.admit(f, "test"));
+        for (int i = 0; i < 5; i++) {
+            clock.addAndGet(TierPolicy.WINDOW + 1);
+            assertFalse(TierPolicy.admit(f, "test"), "crossing " + (i + 2) + " came too late after the one before");
+        }
+        clock.addAndGet(1);
+        assertTrue(TierPolicy.admit(f, "test"), "two crossings close together are admitted at any age");
+    }
+
+    @Test
+    void theBudgetBoundsWhatIsCompiledAndRefillsWithWork() {
+        int size = 80;
+        long cost = size + TierPolicy.OVERHEAD;
+        int fit = (int) (TierPolicy.INITIAL / cost);
+        // A wide program: many functions, each hot twice in a row. The initial credit admits
+        // exactly as many as it covers, the rest are refused while no work is done.
+        int admitted = 0;
+        for (int i = 0; i < fit + 50; i++) {
+            FuncInfo f = function("wide" + i, size);
+            TierPolicy.admit(f, "test");
+            if (TierPolicy.admit(f, "test")) admitted++;
+        }
+        assertEquals(fit, admitted);
+        assertTrue(TierPolicy.credit() < cost);
+        // A refused function comes back after the VM has run enough reductions to pay for it.
+        FuncInfo late = function("late", size);
+        TierPolicy.admit(late, "test");
+        assertFalse(TierPolicy.admit(late, "test"));
+        clock.addAndGet(cost * TierPolicy.RATE);
+        assertFalse(TierPolicy.admit(late, "test"), "its last crossing is out of the window by now");
+        assertTrue(TierPolicy.admit(late, "test"), "credit accrued: " + TierPolicy.credit());
+        FuncInfo after = function("after", size);
+        TierPolicy.admit(after, "test");
+        assertFalse(TierPolicy.admit(after, "test"), "the accrued credit went to the late function");
+    }
+
+    @Test
+    void costGrowsWithSize() {
+        FuncInfo big = function("big", (int) TierPolicy.INITIAL);
+        TierPolicy.admit(big, "test");
+        assertFalse(TierPolicy.admit(big, "test"), "bigger than the whole initial credit");
+        FuncInfo small = function("small", 10);
+        TierPolicy.admit(small, "test");
+        assertTrue(TierPolicy.admit(small, "test"));
+        assertEquals(TierPolicy.INITIAL - 10 - TierPolicy.OVERHEAD, TierPolicy.credit());
+    }
+
+    @Test
+    void aNewVmStartsItsBudgetAfresh() {
+        for (int i = 0; i < 1000 && TierPolicy.credit() > 0; i++) {
+            FuncInfo f = function("spend" + i, 200);
+            TierPolicy.admit(f, "test");
+            TierPolicy.admit(f, "test");
+        }
+        assertTrue(TierPolicy.credit() < 220);
+        clock.set(123_456_789);
+        TierPolicy.start(clock::get);
+        assertEquals(TierPolicy.INITIAL, TierPolicy.credit());
+    }
+}
