@@ -22,7 +22,9 @@ import org.jbeam.code.FuncInfo;
  *     70 ns, so the tier may spend {@link #INITIAL} instructions at once (every benchmark's hot
  *     set: 58 to 1,202, 2,000 with the overhead) and then one more instruction per {@link #RATE}
  *     reductions the VM runs: beyond the initial credit, compiling costs at most about a tenth
- *     of the VM's own work, however wide the code. A
+ *     of the VM's own work, however wide the code. Any credit left admits a function, however
+ *     big (a hot function bigger than the initial credit must still be compiled some time): the
+ *     credit can go below zero, and nothing more is admitted until work has paid it back. A
  *     refused function's counter starts again; hot functions come back soon and take the credit
  *     as it accrues, lukewarm ones seldom.</li>
  * </ol>
@@ -66,11 +68,11 @@ final class TierPolicy {
         long cost = (long) (f.end - f.start) + OVERHEAD, left;
         synchronized (TierPolicy.class) {
             left = INITIAL + (now - base) / RATE - spent;
-            if (left >= cost) spent += cost;
+            if (left > 0) spent += cost;
         }
         if (JitSupport.DEBUG) System.err.println("jit: " + f + " hot by " + why + " after " + (now - last) + " reductions: "
-                + (left >= cost ? "admitted" : "refused") + ", credit " + left + " cost " + cost);
-        return left >= cost;
+                + (left > 0 ? "admitted" : "refused") + ", credit " + left + " cost " + cost);
+        return left > 0;
     }
 
     /** Instructions that could be compiled now (for tests and -Djbeam.jit.debug). */

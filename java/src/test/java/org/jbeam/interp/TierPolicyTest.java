@@ -58,22 +58,22 @@ class TierPolicyTest {
     void theBudgetBoundsWhatIsCompiledAndRefillsWithWork() {
         int size = 80;
         long cost = size + TierPolicy.OVERHEAD;
-        int fit = (int) (TierPolicy.INITIAL / cost);
         // A wide program: many functions, each hot twice in a row. The initial credit admits
-        // exactly as many as it covers, the rest are refused while no work is done.
+        // functions while any of it is left (the last one may overdraw it), then none while no
+        // work is done.
         int admitted = 0;
-        for (int i = 0; i < fit + 50; i++) {
+        for (int i = 0; i < 100; i++) {
             FuncInfo f = function("wide" + i, size);
             TierPolicy.admit(f, "test");
             if (TierPolicy.admit(f, "test")) admitted++;
         }
-        assertEquals(fit, admitted);
-        assertTrue(TierPolicy.credit() < cost);
-        // A refused function comes back after the VM has run enough reductions to pay for it.
+        assertEquals((TierPolicy.INITIAL + cost - 1) / cost, admitted);
+        assertTrue(TierPolicy.credit() <= 0);
+        // A refused function comes back after the VM has run enough reductions to pay for the debt.
         FuncInfo late = function("late", size);
         TierPolicy.admit(late, "test");
         assertFalse(TierPolicy.admit(late, "test"));
-        clock.addAndGet(cost * TierPolicy.RATE);
+        clock.addAndGet(TierPolicy.WINDOW + (1 - TierPolicy.credit()) * TierPolicy.RATE);
         assertFalse(TierPolicy.admit(late, "test"), "its last crossing is out of the window by now");
         assertTrue(TierPolicy.admit(late, "test"), "credit accrued: " + TierPolicy.credit());
         FuncInfo after = function("after", size);
@@ -82,14 +82,25 @@ class TierPolicyTest {
     }
 
     @Test
-    void costGrowsWithSize() {
-        FuncInfo big = function("big", (int) TierPolicy.INITIAL);
-        TierPolicy.admit(big, "test");
-        assertFalse(TierPolicy.admit(big, "test"), "bigger than the whole initial credit");
+    void aBigFunctionOverdrawsTheCreditAndWorkPaysItBack() {
         FuncInfo small = function("small", 10);
         TierPolicy.admit(small, "test");
         assertTrue(TierPolicy.admit(small, "test"));
         assertEquals(TierPolicy.INITIAL - 10 - TierPolicy.OVERHEAD, TierPolicy.credit());
+        int size = (int) TierPolicy.INITIAL * 2;
+        FuncInfo big = function("big", size);
+        TierPolicy.admit(big, "test");
+        assertTrue(TierPolicy.admit(big, "test"), "bigger than the credit, admitted while some is left");
+        long debt = -TierPolicy.credit();
+        assertEquals(size + 10 + 2 * TierPolicy.OVERHEAD - TierPolicy.INITIAL, debt);
+        FuncInfo next = function("next", 10);
+        TierPolicy.admit(next, "test");
+        assertFalse(TierPolicy.admit(next, "test"), "nothing more until the debt is paid");
+        clock.addAndGet(debt * TierPolicy.RATE - 1);
+        assertFalse(TierPolicy.admit(next, "test"), "its last crossing is out of the window by now");
+        assertFalse(TierPolicy.admit(next, "test"), "credit zero admits nothing: " + TierPolicy.credit());
+        clock.addAndGet(TierPolicy.RATE);
+        assertTrue(TierPolicy.admit(next, "test"), "one instruction of credit, within the window of the refused crossing");
     }
 
     @Test
@@ -99,7 +110,7 @@ class TierPolicyTest {
             TierPolicy.admit(f, "test");
             TierPolicy.admit(f, "test");
         }
-        assertTrue(TierPolicy.credit() < 220);
+        assertTrue(TierPolicy.credit() <= 0);
         clock.set(123_456_789);
         TierPolicy.start(clock::get);
         assertEquals(TierPolicy.INITIAL, TierPolicy.credit());
