@@ -6,7 +6,7 @@
 %% spent the bytecode tier's compile budget (ADR 0052), and big/2 then stayed interpreted.
 -export([main/0]).
 main() ->
-    Sums = [begin timer:sleep(20), loop(3000, 0) end || _ <- lists:seq(1, 12)],
+    Sums = [begin timer:sleep(20), loop(3000, 0) end || _ <- lists:seq(1, 25)],
     io:format("~p~n", [Sums]),
     io:format("~p ~p~n", [big(150, 3), big(151, 3)]).
 loop(0, Acc) -> Acc;

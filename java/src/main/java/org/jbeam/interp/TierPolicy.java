@@ -22,9 +22,10 @@ import org.jbeam.code.FuncInfo;
  *     70 ns, so the tier may spend {@link #INITIAL} instructions at once (every benchmark's hot
  *     set: 58 to 1,202, 2,000 with the overhead) and then one more instruction per {@link #RATE}
  *     reductions the VM runs: beyond the initial credit, compiling costs at most about a tenth
- *     of the VM's own work, however wide the code. Any credit left admits a function, however
- *     big (a hot function bigger than the initial credit must still be compiled some time): the
- *     credit can go below zero, and nothing more is admitted until work has paid it back. A
+ *     of the VM's own work, however wide the code. A function is admitted when the credit
+ *     covers its {@link #cost}, or, costing more than the initial credit, when the credit is at
+ *     least the initial credit (a hot big function must still be compiled some time; the credit
+ *     then goes below zero and work pays it back). A
  *     refused function's counter starts again; hot functions come back soon and take the credit
  *     as it accrues, lukewarm ones seldom.</li>
  * </ol>
@@ -65,14 +66,28 @@ final class TierPolicy {
         long now = now() + 1, last = f.hotAt; // + 1: hotAt 0 means never
         f.hotAt = now;
         if (last == 0 || now - last > WINDOW) return false;
-        long cost = (long) (f.end - f.start) + OVERHEAD, left;
+        long cost = cost(f.end - f.start), left;
+        boolean ok;
         synchronized (TierPolicy.class) {
             left = INITIAL + (now - base) / RATE - spent;
-            if (left > 0) spent += cost;
+            ok = left >= Math.min(cost, INITIAL);
+            if (ok) spent += cost;
         }
         if (JitSupport.DEBUG) System.err.println("jit: " + f + " hot by " + why + " after " + (now - last) + " reductions: "
-                + (left > 0 ? "admitted" : "refused") + ", credit " + left + " cost " + cost);
-        return left > 0;
+                + (ok ? "admitted" : "refused") + ", credit " + left + " cost " + cost);
+        return ok;
+    }
+
+    /**
+     * The budget's price of compiling a function of {@code size} loaded instructions: the size,
+     * plus a square term for big functions, plus {@link #OVERHEAD}. C2's time grows faster than
+     * the size: a function over HotSpot's method limit is split into chunks, each compiled (often
+     * twice: OSR, then normal) as a method of 7,800 bytes with a switch over all its pcs; in
+     * lists.erl, cerl_trees:mapfold/4 (926 instructions, eight chunks) took half of all C2 time
+     * spent on compiled Erlang (JFR), erl_scan:scan1/5 (444) a twentieth.
+     */
+    static long cost(int size) {
+        return size + (long) size * size / 256 + OVERHEAD;
     }
 
     /** Instructions that could be compiled now (for tests and -Djbeam.jit.debug). */

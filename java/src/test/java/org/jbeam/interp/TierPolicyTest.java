@@ -57,23 +57,22 @@ class TierPolicyTest {
     @Test
     void theBudgetBoundsWhatIsCompiledAndRefillsWithWork() {
         int size = 80;
-        long cost = size + TierPolicy.OVERHEAD;
-        // A wide program: many functions, each hot twice in a row. The initial credit admits
-        // functions while any of it is left (the last one may overdraw it), then none while no
-        // work is done.
+        long cost = TierPolicy.cost(size);
+        // A wide program: many functions, each hot twice in a row. The initial credit admits as
+        // many as it covers, then none while no work is done.
         int admitted = 0;
         for (int i = 0; i < 100; i++) {
             FuncInfo f = function("wide" + i, size);
             TierPolicy.admit(f, "test");
             if (TierPolicy.admit(f, "test")) admitted++;
         }
-        assertEquals((TierPolicy.INITIAL + cost - 1) / cost, admitted);
-        assertTrue(TierPolicy.credit() <= 0);
-        // A refused function comes back after the VM has run enough reductions to pay for the debt.
+        assertEquals(TierPolicy.INITIAL / cost, admitted);
+        assertTrue(TierPolicy.credit() < cost);
+        // A refused function comes back after the VM has run enough reductions to pay for it.
         FuncInfo late = function("late", size);
         TierPolicy.admit(late, "test");
         assertFalse(TierPolicy.admit(late, "test"));
-        clock.addAndGet(TierPolicy.WINDOW + (1 - TierPolicy.credit()) * TierPolicy.RATE);
+        clock.addAndGet(TierPolicy.WINDOW + (cost - TierPolicy.credit()) * TierPolicy.RATE);
         assertFalse(TierPolicy.admit(late, "test"), "its last crossing is out of the window by now");
         assertTrue(TierPolicy.admit(late, "test"), "credit accrued: " + TierPolicy.credit());
         FuncInfo after = function("after", size);
@@ -82,35 +81,45 @@ class TierPolicyTest {
     }
 
     @Test
-    void aBigFunctionOverdrawsTheCreditAndWorkPaysItBack() {
+    void costGrowsFasterThanSize() {
+        assertEquals(10 + TierPolicy.OVERHEAD, TierPolicy.cost(10));
+        assertEquals(256 + 256 + TierPolicy.OVERHEAD, TierPolicy.cost(256));
+        assertTrue(TierPolicy.cost(926) > TierPolicy.INITIAL, "cerl_trees:mapfold/4 costs more than the initial credit");
+        assertTrue(TierPolicy.cost(100) < 2 * TierPolicy.cost(50) * 1.3);
+    }
+
+    @Test
+    void aFunctionCostingMoreThanTheInitialCreditNeedsAllOfItAndOverdraws() {
+        int size = 1000;
+        long cost = TierPolicy.cost(size);
+        assertTrue(cost > TierPolicy.INITIAL);
         FuncInfo small = function("small", 10);
         TierPolicy.admit(small, "test");
         assertTrue(TierPolicy.admit(small, "test"));
-        assertEquals(TierPolicy.INITIAL - 10 - TierPolicy.OVERHEAD, TierPolicy.credit());
-        int size = (int) TierPolicy.INITIAL * 2;
         FuncInfo big = function("big", size);
         TierPolicy.admit(big, "test");
-        assertTrue(TierPolicy.admit(big, "test"), "bigger than the credit, admitted while some is left");
+        assertFalse(TierPolicy.admit(big, "test"), "less than the initial credit left");
+        clock.addAndGet(TierPolicy.cost(10) * TierPolicy.RATE - 1);
+        TierPolicy.admit(big, "test");
+        assertTrue(TierPolicy.admit(big, "test"), "the whole initial credit again: " + TierPolicy.credit());
         long debt = -TierPolicy.credit();
-        assertEquals(size + 10 + 2 * TierPolicy.OVERHEAD - TierPolicy.INITIAL, debt);
+        assertEquals(cost - TierPolicy.INITIAL, debt);
         FuncInfo next = function("next", 10);
         TierPolicy.admit(next, "test");
         assertFalse(TierPolicy.admit(next, "test"), "nothing more until the debt is paid");
-        clock.addAndGet(debt * TierPolicy.RATE - 1);
-        assertFalse(TierPolicy.admit(next, "test"), "its last crossing is out of the window by now");
-        assertFalse(TierPolicy.admit(next, "test"), "credit zero admits nothing: " + TierPolicy.credit());
-        clock.addAndGet(TierPolicy.RATE);
-        assertTrue(TierPolicy.admit(next, "test"), "one instruction of credit, within the window of the refused crossing");
+        clock.addAndGet(TierPolicy.WINDOW + (debt + TierPolicy.cost(10)) * TierPolicy.RATE);
+        TierPolicy.admit(next, "test");
+        assertTrue(TierPolicy.admit(next, "test"), "credit " + TierPolicy.credit());
     }
 
     @Test
     void aNewVmStartsItsBudgetAfresh() {
-        for (int i = 0; i < 1000 && TierPolicy.credit() > 0; i++) {
+        for (int i = 0; i < 100; i++) {
             FuncInfo f = function("spend" + i, 200);
             TierPolicy.admit(f, "test");
             TierPolicy.admit(f, "test");
         }
-        assertTrue(TierPolicy.credit() <= 0);
+        assertTrue(TierPolicy.credit() < TierPolicy.cost(200));
         clock.set(123_456_789);
         TierPolicy.start(clock::get);
         assertEquals(TierPolicy.INITIAL, TierPolicy.credit());
