@@ -84,10 +84,12 @@ final class TierPolicy {
      * the size: a function over HotSpot's method limit is split into chunks, each compiled (often
      * twice: OSR, then normal) as a method of 7,800 bytes with a switch over all its pcs; in
      * lists.erl, cerl_trees:mapfold/4 (926 instructions, eight chunks) took half of all C2 time
-     * spent on compiled Erlang (JFR), erl_scan:scan1/5 (444) a twentieth.
+     * spent on compiled Erlang (JFR), erl_scan:scan1/5 (444) a twentieth. At most twice the
+     * initial credit, so that one admitted big function (beam_validator:vi/2 has 2,791
+     * instructions) leaves a debt of at most one initial credit.
      */
     static long cost(int size) {
-        return size + (long) size * size / 256 + OVERHEAD;
+        return Math.min(size + (long) size * size / 256 + OVERHEAD, 2 * INITIAL);
     }
 
     /** Instructions that could be compiled now (for tests and -Djbeam.jit.debug). */

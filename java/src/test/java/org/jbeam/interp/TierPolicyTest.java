@@ -86,6 +86,7 @@ class TierPolicyTest {
         assertEquals(256 + 256 + TierPolicy.OVERHEAD, TierPolicy.cost(256));
         assertTrue(TierPolicy.cost(926) > TierPolicy.INITIAL, "cerl_trees:mapfold/4 costs more than the initial credit");
         assertTrue(TierPolicy.cost(100) < 2 * TierPolicy.cost(50) * 1.3);
+        assertEquals(2 * TierPolicy.INITIAL, TierPolicy.cost(2791), "capped: beam_validator:vi/2");
     }
 
     @Test
