@@ -15,6 +15,8 @@ public final class FuncInfo {
     /** Calls into this function from compiled code (bytecode-tier hotness; racy by design). */
     public int calls;
     public volatile int jitState;
+    /** Bytecode tier: TierPolicy's work clock (VM reductions) + 1 when a counter of this function last reached its threshold, 0 never (ADR 0052). */
+    public long hotAt;
     /** The moved first instruction of a native-replaced function's Erlang body (BifTable.keepErlangBody): not a function of its own. */
     public boolean keptBody;
     /** What trace_pattern set on this function (an org.jbeam.trace.FunctionTrace), or null. */

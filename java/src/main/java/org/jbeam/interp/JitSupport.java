@@ -14,9 +14,12 @@ import org.jbeam.term.*;
  * their compiled code, and the small helpers compiled code calls (all static, small enough for
  * HotSpot to inline into the compiled function).
  *
- * <p>Hotness is sampled, not counted: when a process is preempted at a call (its reductions ran
- * out), the function it was about to enter gets a sample. A function sampled
- * {@link #THRESHOLD} times is compiled on the spot. The interpreter's hot path pays nothing.
+ * <p>Hotness: when a process is preempted at a call (its reductions ran out), the function it was
+ * about to enter gets a sample; calls through exports and funs, from local call sites and from
+ * compiled code are counted. A counter at its threshold ({@link #THRESHOLD} samples,
+ * {@link #CALL_THRESHOLD} calls) asks {@link TierPolicy} whether the function may be compiled
+ * now (hot twice within a window, and within the compile budget: ADR 0052); if not, the counter
+ * starts again.
  */
 public final class JitSupport {
     private JitSupport() {}
@@ -52,6 +55,9 @@ public final class JitSupport {
 
     public static void booting(boolean b) { booting = b; }
 
+    /** The boot has ended: {@code reductions} (the VM's reduction count) is the tier's work clock (ADR 0052). */
+    public static void workClock(java.util.function.LongSupplier reductions) { TierPolicy.start(reductions); }
+
     /**
      * Compile the function containing {@code pc} now (it was called often enough). False when put
      * off by the boot: the caller then counts again from zero.
@@ -61,7 +67,10 @@ public final class JitSupport {
         Compiler c = compiler;
         if (c == null || m.functions == null) return true;
         FuncInfo f = m.functionAt(pc);
-        if (f != null && f.jitState == 0) compileNow(c, f);
+        if (f != null && f.jitState == 0) {
+            if (!TierPolicy.admit(f, "calls")) return false;
+            compileNow(c, f);
+        }
         return true;
     }
 
@@ -80,7 +89,7 @@ public final class JitSupport {
     static void callOut(FuncInfo f) {
         if (f.jitState == 0 && ++f.calls == CALL_THRESHOLD) {
             Compiler c = compiler;
-            if (booting) f.calls = 0;
+            if (booting || c != null && !TierPolicy.admit(f, "calls from compiled code")) f.calls = 0;
             else if (c != null) compileNow(c, f);
         }
     }
@@ -92,6 +101,7 @@ public final class JitSupport {
         FuncInfo f = m.functionAt(pc);
         if (f == null || f.jitState != 0) return;
         if (++f.samples < THRESHOLD || booting) return;
+        if (!TierPolicy.admit(f, "samples")) { f.samples = 0; return; }
         compileNow(c, f);
     }
 
@@ -157,7 +167,7 @@ public final class JitSupport {
             if (Boolean.getBoolean("jbeam.debug")) e.printStackTrace();
             cf = null;
         }
-        if (DEBUG) System.err.println("jit: " + f + (cf == null ? " not compilable" : " compiled") + " in " + (System.nanoTime() - t0) / 1000 + " us");
+        if (DEBUG) System.err.println("jit: " + f + (cf == null ? " not compilable" : " compiled") + " in " + (System.nanoTime() - t0) / 1000 + " us, size " + (f.end - f.start));
         if (cf == null) return;
         install(f, cf);
         f.jitState = 1;

@@ -21,6 +21,7 @@ final class BootProgress {
         if (msg instanceof ETuple t && t.arity() == 3 && t.get(1) == PROGRESS && t.get(2) == STARTED) {
             org.jbeam.loader.LoadStats.mark("boot script done");
             JitSupport.booting(false);
+            JitSupport.workClock(vm.scheduler::totalReductions);
             vm.code.bootFinished();
         }
     }

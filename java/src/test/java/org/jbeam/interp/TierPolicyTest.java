@@ -1,0 +1,128 @@
+package org.jbeam.interp;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jbeam.code.BeamModule;
+import org.jbeam.code.FuncInfo;
+import org.jbeam.term.EAtom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bytecode tier's admission policy (ADR 0052) on a work clock of its own: a function is
+ * compiled only when one of its counters reaches its threshold twice within the window, and only
+ * while the compile budget (initial credit plus one instruction per RATE reductions) covers its
+ * size; a refused function is admitted again once enough work has been done.
+ */
+class TierPolicyTest {
+    private final AtomicLong clock = new AtomicLong();
+    private static final BeamModule MOD = new BeamModule(EAtom.of("tier_policy_test"));
+
+    @BeforeEach
+    void start() { TierPolicy.start(clock::get); }
+
+    @AfterEach
+    void stop() { TierPolicy.start(() -> 0); }
+
+    private static FuncInfo function(String name, int size) {
+        FuncInfo f = new FuncInfo(MOD, EAtom.of(name), 1, 100);
+        f.entry = 102;
+        f.end = 100 + size;
+        return f;
+    }
+
+    @Test
+    void secondCrossingWithinTheWindowIsAdmitted() {
+        FuncInfo f = function("hot", 30);
+        assertFalse(TierPolicy.admit(f, "test"), "a first crossing only marks the function");
+        clock.addAndGet(TierPolicy.WINDOW / 2);
+        assertTrue(TierPolicy.admit(f, "test"));
+    }
+
+    @Test
+    void crossingsFurtherApartThanTheWindowAreRefused() {
+        FuncInfo f = function("lukewarm", 30);
+        assertFalse(TierPolicy.admit(f, "test"));
+        for (int i = 0; i < 5; i++) {
+            clock.addAndGet(TierPolicy.WINDOW + 1);
+            assertFalse(TierPolicy.admit(f, "test"), "crossing " + (i + 2) + " came too late after the one before");
+        }
+        clock.addAndGet(1);
+        assertTrue(TierPolicy.admit(f, "test"), "two crossings close together are admitted at any age");
+    }
+
+    @Test
+    void theBudgetBoundsWhatIsCompiledAndRefillsWithWork() {
+        int size = 80;
+        long cost = TierPolicy.cost(size);
+        // A wide program: many functions, each hot twice in a row. The initial credit admits as
+        // many as it covers, then none while no work is done.
+        int admitted = 0;
+        for (int i = 0; i < 100; i++) {
+            FuncInfo f = function("wide" + i, size);
+            TierPolicy.admit(f, "test");
+            if (TierPolicy.admit(f, "test")) admitted++;
+        }
+        assertEquals(TierPolicy.INITIAL / cost, admitted);
+        assertTrue(TierPolicy.credit() < cost);
+        // A refused function comes back after the VM has run enough reductions to pay for it.
+        FuncInfo late = function("late", size);
+        TierPolicy.admit(late, "test");
+        assertFalse(TierPolicy.admit(late, "test"));
+        clock.addAndGet(TierPolicy.WINDOW + (cost - TierPolicy.credit()) * TierPolicy.RATE);
+        assertFalse(TierPolicy.admit(late, "test"), "its last crossing is out of the window by now");
+        assertTrue(TierPolicy.admit(late, "test"), "credit accrued: " + TierPolicy.credit());
+        FuncInfo after = function("after", size);
+        TierPolicy.admit(after, "test");
+        assertFalse(TierPolicy.admit(after, "test"), "the accrued credit went to the late function");
+    }
+
+    @Test
+    void costGrowsFasterThanSize() {
+        assertEquals(10 + TierPolicy.OVERHEAD, TierPolicy.cost(10));
+        assertEquals(256 + 256 + TierPolicy.OVERHEAD, TierPolicy.cost(256));
+        assertTrue(TierPolicy.cost(926) > TierPolicy.INITIAL, "cerl_trees:mapfold/4 costs more than the initial credit");
+        assertTrue(TierPolicy.cost(100) < 2 * TierPolicy.cost(50) * 1.3);
+        assertEquals(2 * TierPolicy.INITIAL, TierPolicy.cost(2791), "capped: beam_validator:vi/2");
+    }
+
+    @Test
+    void aFunctionCostingMoreThanTheInitialCreditNeedsAllOfItAndOverdraws() {
+        int size = 1000;
+        long cost = TierPolicy.cost(size);
+        assertTrue(cost > TierPolicy.INITIAL);
+        FuncInfo small = function("small", 10);
+        TierPolicy.admit(small, "test");
+        assertTrue(TierPolicy.admit(small, "test"));
+        FuncInfo big = function("big", size);
+        TierPolicy.admit(big, "test");
+        assertFalse(TierPolicy.admit(big, "test"), "less than the initial credit left");
+        clock.addAndGet(TierPolicy.cost(10) * TierPolicy.RATE - 1);
+        TierPolicy.admit(big, "test");
+        assertTrue(TierPolicy.admit(big, "test"), "the whole initial credit again: " + TierPolicy.credit());
+        long debt = -TierPolicy.credit();
+        assertEquals(cost - TierPolicy.INITIAL, debt);
+        FuncInfo next = function("next", 10);
+        TierPolicy.admit(next, "test");
+        assertFalse(TierPolicy.admit(next, "test"), "nothing more until the debt is paid");
+        clock.addAndGet(TierPolicy.WINDOW + (debt + TierPolicy.cost(10)) * TierPolicy.RATE);
+        TierPolicy.admit(next, "test");
+        assertTrue(TierPolicy.admit(next, "test"), "credit " + TierPolicy.credit());
+    }
+
+    @Test
+    void aNewVmStartsItsBudgetAfresh() {
+        for (int i = 0; i < 100; i++) {
+            FuncInfo f = function("spend" + i, 200);
+            TierPolicy.admit(f, "test");
+            TierPolicy.admit(f, "test");
+        }
+        assertTrue(TierPolicy.credit() < TierPolicy.cost(200));
+        clock.set(123_456_789);
+        TierPolicy.start(clock::get);
+        assertEquals(TierPolicy.INITIAL, TierPolicy.credit());
+    }
+}
