@@ -47,4 +47,15 @@ main() ->
     receive linked -> ok end, L7 ! go, timer:sleep(100),
     io:format("listen socket after linked crash: ~p ~p~n", [erlang:port_info(LS) =/= undefined, inet:port(LS)]),
     receive {'EXIT', LS, R7} -> io:format("owner got ~p~n", [R7]) after 200 -> io:format("no exit~n") end,
+    %% port_connect leaves the former owner linked: its crash closes the port too
+    Old = spawn(fun() ->
+        P8 = open_port({spawn, "cat"}, [binary]),
+        true = erlang:port_connect(P8, Self),
+        Self ! {port, P8},
+        receive go -> exit(crash) end end),
+    P8 = receive {port, X8} -> X8 end,
+    io:format("former owner linked ~p~n", [lists:member(P8, element(2, erlang:process_info(Old, links)))]),
+    Old ! go, timer:sleep(200),
+    io:format("port after former owner crash: ~p~n", [erlang:port_info(P8) =/= undefined]),
+    receive {'EXIT', P8, R8} -> io:format("owner got ~p~n", [R8]) after 200 -> io:format("no exit~n") end,
     ok.

@@ -82,10 +82,18 @@ public final class Ports {
     /** Open ports by owner: a process exit closes its own without scanning every port (10,000 sockets). */
     private final ConcurrentHashMap<EPid, java.util.Set<Port>> byOwner = new ConcurrentHashMap<>();
 
-    /** Ports that link/1 tied to a process other than their owner: its abnormal exit closes them. */
-    private final ConcurrentHashMap<EPid, java.util.Set<Port>> byLinker = new ConcurrentHashMap<>();
+    /**
+     * Open ports by linked process (each port's {@link Port#links}, indexed): a linked process's
+     * abnormal exit closes the port (a former owner's too) and process_info(P, links) lists them,
+     * without scanning every port.
+     */
+    private final ConcurrentHashMap<EPid, java.util.Set<Port>> byLinked = new ConcurrentHashMap<>();
 
-    private void own(Port p, EPid o) { add(byOwner, o, p); }
+    /** {@code o} owns {@code p}, and is linked to it (the port's constructor or port_connect put it in its links). */
+    private void own(Port p, EPid o) {
+        add(byOwner, o, p);
+        add(byLinked, o, p);
+    }
 
     private void disown(Port p, EPid o) { remove(byOwner, o, p); }
 
@@ -107,13 +115,13 @@ public final class Ports {
     /** link(Port) from {@code pid}. */
     public void link(Port port, EPid pid) {
         port.links.add(pid);
-        if (!pid.equals(port.owner)) add(byLinker, pid, port);
+        add(byLinked, pid, port);
     }
 
     /** unlink(Port) from {@code pid}. */
     public void unlink(Port port, EPid pid) {
         port.links.remove(pid);
-        remove(byLinker, pid, port);
+        remove(byLinked, pid, port);
     }
 
     /** port_connect: {@code np} becomes the owner. */
@@ -261,7 +269,7 @@ public final class Ports {
             if (w != null) vm.sendSignal(w.watcher(), new Signals.Down(r, ETuple.of(w.tag(), r, EAtom.of("port"), port.id, reason)));
         }
         if (signalLinks) for (EPid l : port.links) if (!l.equals(port.owner)) vm.exitSignal(port.id, l, reason, true);
-        for (EPid l : port.links) remove(byLinker, l, port);
+        for (EPid l : port.links) remove(byLinked, l, port);
         port.links.clear();
         return true;
     }
@@ -269,15 +277,20 @@ public final class Ports {
     /** The open ports linked to {@code pid}, for process_info(P, links). */
     public java.util.List<EPort> linkedTo(EPid pid) {
         java.util.List<EPort> out = new java.util.ArrayList<>();
-        for (Port p : ports.values()) if (!p.closed && p.links.contains(pid)) out.add(p.id);
+        java.util.Set<Port> linked = byLinked.get(pid);
+        if (linked != null) for (Port p : linked) if (!p.closed && p.links.contains(pid)) out.add(p.id);
+        out.sort(java.util.Comparator.comparingLong(e -> e.id)); // in opening order, as the port table lists them
         return out;
     }
 
-    void closeOwnedBy(ErlProcess p) {
+    /**
+     * {@code p} exited: the ports it owns close with its reason; a port it was linked to without
+     * owning it (link/1, or a former owner after port_connect) hears its exit signal like any:
+     * normal leaves the port open, anything else closes it with that reason (the owner hears it).
+     */
+    void processExited(ErlProcess p) {
         Term reason = p.exitReason == null ? EAtom.NORMAL : p.exitReason;
-        java.util.Set<Port> linked = byLinker.remove(p.pid);
-        // A linked process's exit signal reaches the port like any exit signal: normal leaves it
-        // open, anything else closes it with that reason (and its owner hears the reason).
+        java.util.Set<Port> linked = byLinked.remove(p.pid);
         if (linked != null) {
             for (Port port : linked) {
                 if (port.links.remove(p.pid) && reason != EAtom.NORMAL && !port.owner.equals(p.pid)) closeWith(port, reason == EAtom.KILL ? EAtom.KILLED : reason, true, true);

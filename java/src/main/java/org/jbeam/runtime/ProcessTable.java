@@ -165,7 +165,7 @@ public final class ProcessTable {
             else if (o instanceof Signals.Monitor m) vm.sendSignal(m.monitor().watcher(), new Signals.Down(m.monitor().ref(), downMessage(m.monitor(), EAtom.NOPROC)));
         }
         releaseSuspensions(p);
-        vm.ports.closeOwnedBy(p);
+        vm.ports.processExited(p);
         org.jbeam.file.FileHandle.ownerExited(p);
         org.jbeam.socket.SocketNifs.processExited(p);
         org.jbeam.nif.NifReaper.processExited(p);
