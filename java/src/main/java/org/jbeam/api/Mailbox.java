@@ -99,24 +99,14 @@ public final class Mailbox implements SignalSink, AutoCloseable {
      */
     public ERef monitor(EPid target) {
         ERef ref = vm.makeRef();
-        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, pid, target, target, false);
-        if (vm.resolve(target) instanceof ErlProcess other) {
-            synchronized (other) {
-                if (other.isAlive()) {
-                    other.monitoredBy.put(ref, mon);
-                    return ref;
-                }
-            }
-        }
+        if (vm.resolve(target) instanceof ErlProcess other && other.watchedBy(new ErlProcess.Monitor(ref, pid, target, target, false))) return ref;
         message(ETuple.of(EAtom.DOWN, ref, EAtom.PROCESS, target, EAtom.NOPROC));
         return ref;
     }
 
     /** demonitor(Ref, [flush]): the monitor is gone and no 'DOWN' of it stays queued. */
     public void demonitor(ERef ref, EPid target) {
-        if (vm.resolve(target) instanceof ErlProcess other) {
-            synchronized (other) { other.monitoredBy.remove(ref); }
-        }
+        if (vm.resolve(target) instanceof ErlProcess other) other.unwatch(ref);
         lock.lock();
         try {
             queue.removeIf(m -> m instanceof ETuple t && t.arity() == 5 && t.get(0) == EAtom.DOWN && ref.equals(t.get(1)));

@@ -337,12 +337,7 @@ public final class ErlangProcessBifs implements BifModule {
         if (p.pid.equals(target)) return ref; // monitoring oneself creates no monitor, as in OTP
         ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target, name, false, tag);
         ErlProcess other = target == null ? null : p.vm.resolve(target);
-        boolean alive = false;
-        if (other != null) synchronized (other) {
-            alive = other.isAlive();
-            if (alive) other.monitoredBy.put(ref, mon);
-        }
-        if (!alive) {
+        if (other == null || !other.watchedBy(mon)) {
             p.deliver(ETuple.of(tag, ref, EAtom.PROCESS, name, EAtom.NOPROC));
             return ref;
         }
@@ -404,7 +399,7 @@ public final class ErlangProcessBifs implements BifModule {
         else if (m != null && m.target() instanceof EPort port && p.vm.ports.get(port) instanceof org.jbeam.runtime.Ports.Port pt)
             pt.monitors.remove(ref);
         else if (m != null && m.target() instanceof EPid tp && tp.process instanceof ErlProcess other)
-            synchronized (other) { other.monitoredBy.remove(ref); }
+            other.unwatch(ref);
         return m;
     }
 

@@ -151,17 +151,11 @@ final class LoadNif {
                 if (!(target.process instanceof ErlProcess other)) return false;
                 EPid watcher = new EPid(EAtom.NONODE, 0, 0, 0);
                 watcher.process = (SignalSink) s -> { if (s instanceof Signals.Down) onDown.run(); };
-                ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, watcher, target, target, false);
-                synchronized (other) {
-                    if (!other.isAlive()) return false;
-                    other.monitoredBy.put(ref, mon);
-                }
-                return true;
+                return other.watchedBy(new ErlProcess.Monitor(ref, watcher, target, target, false));
             }
 
             @Override public boolean demonitor(ERef ref, EPid target) {
-                if (!(target.process instanceof ErlProcess other)) return false;
-                synchronized (other) { return other.monitoredBy.remove(ref) != null; }
+                return target.process instanceof ErlProcess other && other.unwatch(ref);
             }
         };
     }

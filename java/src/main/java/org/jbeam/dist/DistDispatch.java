@@ -95,14 +95,10 @@ final class DistDispatch {
         Runtime vm = c.dist.vm;
         EPid pid = target instanceof EPid t ? t : target instanceof EAtom n && vm.registry.whereis(n) instanceof EPid t ? t : null;
         ErlProcess p = pid != null ? vm.resolve(pid) : null;
-        boolean alive = false;
-        if (p != null) synchronized (p) {
-            alive = p.isAlive();
-            // The name, not the pid, goes back in MONITOR_P_EXIT for a monitor by name.
-            Term name = target instanceof EAtom n ? ETuple.of(n, vm.thisNode) : p.pid;
-            if (alive) p.monitoredBy.put(ref, new ErlProcess.Monitor(ref, watcher, p.pid, name, false));
-        }
-        if (!alive) c.sendMonitorExit(target, watcher, ref, EAtom.NOPROC);
+        // The name, not the pid, goes back in MONITOR_P_EXIT for a monitor by name.
+        Term name = p == null ? null : target instanceof EAtom n ? ETuple.of(n, vm.thisNode) : p.pid;
+        if (p == null || !p.watchedBy(new ErlProcess.Monitor(ref, watcher, p.pid, name, false)))
+            c.sendMonitorExit(target, watcher, ref, EAtom.NOPROC);
     }
 
     /** A monitor this node's process holds on a remote process fired. */

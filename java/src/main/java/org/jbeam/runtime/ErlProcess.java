@@ -109,6 +109,20 @@ public final class ErlProcess {
     }
     public boolean isAlive() { return status.get() != EXITED; }
 
+    /**
+     * Puts monitor {@code m} among those watching this process if it is still alive, under the lock
+     * its exit takes to collect them (so the monitor either gets the 'DOWN' or is refused); false if
+     * the process has exited.
+     */
+    public synchronized boolean watchedBy(Monitor m) {
+        if (!isAlive()) return false;
+        monitoredBy.put(m.ref(), m);
+        return true;
+    }
+
+    /** Drops monitor {@code ref} from those watching this process; whether it was there. */
+    public synchronized boolean unwatch(ERef ref) { return monitoredBy.remove(ref) != null; }
+
     /** Enqueue a message or signal from any thread and wake the process. */
     public void deliver(Object msgOrSignal) {
         if (status.get() == EXITED) return;

@@ -44,11 +44,13 @@ public final class ProcessTable {
 
     /** A fresh local pid with no process behind it, for {@code sink} (an embedding API mailbox). */
     public EPid sinkPid(SignalSink sink) {
-        int n = nextNumber.getAndIncrement();
-        EPid pid = new EPid(vm.nodeName, n & 0x7FFF, (n >>> 15) & 0x1FFF, 0);
+        EPid pid = newPid(nextNumber.getAndIncrement());
         pid.process = sink;
         return pid;
     }
+
+    /** The local pid for process number {@code n} (the live table's key is the same 28 bits). */
+    private EPid newPid(int n) { return new EPid(vm.nodeName, n & 0x7FFF, (n >>> 15) & 0x1FFF, 0); }
 
     private ErlProcess create(ErlProcess parent) {
         if (live.size() >= vm.limits.processes()) {
@@ -56,7 +58,7 @@ public final class ProcessTable {
             throw ErlangException.systemLimit();
         }
         int n = nextNumber.getAndIncrement();
-        EPid pid = new EPid(vm.nodeName, n & 0x7FFF, (n >>> 15) & 0x1FFF, 0);
+        EPid pid = newPid(n);
         ErlProcess p = new ErlProcess(vm, pid);
         if (parent != null) p.parent = parent.pid;
         // Processes spawned from Java (the embedding API) get OTP's io server once it runs.
