@@ -10,7 +10,7 @@
 main() ->
     [run(Part) || _ <- lists:seq(1, 3),
                   Part <- [spawn_storm, ring, all_to_all, gen_server, timers, ets, maps,
-                           binaries, lists, strings, terms, floats, tcp_echo, file_io]],
+                           binaries, lists, strings, terms, floats, tcp_echo, file_io, nif_crypto]],
     ok.
 
 run(spawn_storm) ->
@@ -78,7 +78,20 @@ run(file_io) ->
     read_all(R),
     ok = file:close(R),
     {ok, _} = file:read_file(Name),
-    file:delete(Name).
+    file:delete(Name);
+%% NIF calls (OTP's crypto.so, which TLS and most servers load): immediates, binaries read in
+%% place, resources made and dropped, a dirty job. Skipped where crypto cannot load.
+run(nif_crypto) ->
+    try crypto:hash(sha256, <<>>) of
+        _ ->
+            Big = binary:copy(<<"0123456789abcdef">>, 65536),
+            [crypto:hash(sha256, Big) || _ <- lists:seq(1, 4)],
+            [crypto:hash(sha, integer_to_binary(N)) || N <- lists:seq(1, 2000)],
+            [crypto:mac(hmac, sha256, <<"key">>, integer_to_binary(N)) || N <- lists:seq(1, 1000)],
+            _ = crypto:pbkdf2_hmac(sha256, <<"pw">>, <<"salt">>, 1000, 32),
+            _ = crypto:strong_rand_bytes(64)
+    catch _:_ -> ok
+    end.
 
 relay(Next) -> receive stop -> Next ! stop; M -> Next ! M, relay(Next) end.
 drain(0) -> ok;
