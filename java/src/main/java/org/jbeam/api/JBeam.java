@@ -108,6 +108,7 @@ public final class JBeam implements AutoCloseable {
      * reason), or a {@link TimeoutException}.
      */
     public Term genServerCall(Term server, Term request, Duration timeout) throws TimeoutException, InterruptedException {
+        if (!(server instanceof EPid || server instanceof EAtom)) return genServerCallVia(server, request, timeout);
         EPid target = server instanceof EPid pid ? pid : vm.registry.whereis((EAtom) server) instanceof EPid pid ? pid : null;
         try (Mailbox mb = mailbox()) {
             if (target == null) throw new ErlangExit(mb.pid(), EAtom.NOPROC);
@@ -121,6 +122,28 @@ public final class JBeam implements AutoCloseable {
             if (tu.arity() == 5) throw new ErlangExit(target, tu.get(4));
             mb.demonitor(ref, target);
             return tu.get(1);
+        }
+    }
+
+    /**
+     * Any other server form ({@code {Name, Node}}, {@code {global, Name}}, {@code {via, Mod, Name}}):
+     * OTP's own gen_server:call in a process of its own resolves it. Its exit
+     * {@code {Reason, {gen_server, call, Args}}} comes back as an ErlangExit with Reason, its
+     * timeout as a TimeoutException, as for a pid or a name.
+     */
+    private Term genServerCallVia(Term server, Term request, Duration timeout) throws TimeoutException, InterruptedException {
+        long ms = Math.max(0, timeout.toMillis());
+        CompletableFuture<Term> f = call("gen_server", "call", server, request, org.jbeam.term.ESmall.of(ms));
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ErlangExit x && x.reason() instanceof ETuple tu && tu.arity() == 2
+                    && tu.get(1) instanceof ETuple mfa && mfa.arity() == 3 && mfa.get(0) == EAtom.of("gen_server")) {
+                if (tu.get(0) == EAtom.of("timeout")) throw new TimeoutException("gen_server call to " + server);
+                throw new ErlangExit(x.pid(), tu.get(0));
+            }
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IllegalStateException(e.getCause());
         }
     }
 

@@ -24,8 +24,8 @@ import org.jbeam.term.Term;
  * process that traps exits: an exit signal arrives as {@code {'EXIT', From, Reason}}, and a
  * monitor it holds ({@link #monitor}) delivers {@code {'DOWN', Ref, process, Pid, Reason}}.
  *
- * <p>It is not a process: {@code is_process_alive/1} is false for its pid and {@code link/1} to it
- * fails with {@code noproc}. A pid rebuilt from the external term format (another node, or
+ * <p>It is not a process: {@code is_process_alive/1} is true for its pid until it is closed, but
+ * {@code link/1} to it fails with {@code noproc}. A pid rebuilt from the external term format (another node, or
  * {@code binary_to_term}) does not reach it; the pid object handed out does. Messages arrive on
  * the sending scheduler's thread; a receive blocks only the Java thread that calls it.
  */
@@ -135,6 +135,8 @@ public final class Mailbox implements SignalSink, AutoCloseable {
     }
 
     /** Unregisters the name; later messages are dropped. */
+    @Override public boolean alive() { return !closed; }
+
     @Override public void close() {
         closed = true;
         EAtom n = name;

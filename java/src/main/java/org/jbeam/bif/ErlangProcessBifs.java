@@ -75,6 +75,7 @@ public final class ErlangProcessBifs implements BifModule {
         });
         t.bif1(E, "is_process_alive", (p, pid) -> {
             if (!(pid instanceof EPid x) || x.node != p.vm.nodeName) throw ErlangException.badarg();
+            if (x.process instanceof org.jbeam.runtime.SignalSink s) return EAtom.of(s.alive());   // a Java mailbox
             return EAtom.of(p.vm.resolve(x) instanceof ErlProcess q && q.isAlive());
         });
         t.bif0(E, "processes", p -> {

@@ -13,4 +13,7 @@ public interface SignalSink {
 
     /** A message sent to the pid; dropped unless the sink keeps messages. */
     default void message(Term msg) {}
+
+    /** True while the pid should count as a live process (is_process_alive/1): an open mailbox. */
+    default boolean alive() { return false; }
 }

@@ -66,13 +66,16 @@ class EmbeddingCallTest {
             assertEquals(mb.pid(), get(vm.call("erlang", "whereis", a("jbeam_test_mailbox"))));
             get(vm.call("erlang", "send", a("jbeam_test_mailbox"), ETuple.of(a("hi"), ESmall.of(1))));
             assertEquals("{hi,1}", TermPrinter.print(mb.receive(Duration.ofSeconds(5))));
-            assertEquals(a("false"), get(vm.call("erlang", "is_process_alive", mb.pid())));
+            assertEquals(a("true"), get(vm.call("erlang", "is_process_alive", mb.pid())));
             // exit/2 to it arrives as a message, as for a process trapping exits
             get(vm.call("erlang", "exit", mb.pid(), a("bye")));
             Term exit = mb.receive(Duration.ofSeconds(5));
             assertTrue(exit instanceof ETuple t && t.arity() == 3 && t.get(0) == a("EXIT") && t.get(2) == a("bye"), "got " + exit);
         }
         assertEquals(a("undefined"), get(vm.call("erlang", "whereis", a("jbeam_test_mailbox"))));
+        Mailbox gone = vm.mailbox();
+        gone.close();
+        assertEquals(a("false"), get(vm.call("erlang", "is_process_alive", gone.pid())));
     }
 
     @Test
@@ -100,5 +103,14 @@ class EmbeddingCallTest {
         assertEquals(EAtom.NOPROC, x.reason());
         x = assertThrows(ErlangExit.class, () -> vm.genServerCall(a("no_such_server"), a("ping"), Duration.ofSeconds(5)));
         assertEquals(EAtom.NOPROC, x.reason());
+        // The other server forms go through OTP's gen_server:call: {Name, Node}, {global, Name}, {via, Mod, Name}.
+        Term local = ETuple.of(a("file_server_2"), get(vm.call("erlang", "node")));
+        assertEquals(cwd, vm.genServerCall(local, ETuple.of(a("get_cwd")), Duration.ofSeconds(10)));
+        x = assertThrows(ErlangExit.class, () -> vm.genServerCall(ETuple.of(a("global"), a("no_such_server")), a("ping"), Duration.ofSeconds(5)));
+        assertEquals(EAtom.NOPROC, x.reason());
+        EPid silent2 = vm.spawn("timer", "sleep", a("infinity"));
+        get(vm.call("global", "register_name", a("jbeam_silent"), silent2));
+        assertThrows(TimeoutException.class, () -> vm.genServerCall(ETuple.of(a("via"), a("global"), a("jbeam_silent")), a("ping"), Duration.ofMillis(200)));
+        get(vm.call("erlang", "exit", silent2, a("kill")));
     }
 }
