@@ -98,4 +98,20 @@ final class InetCodec {
             return "localhost".getBytes();
         }
     }
+
+    /** INET_REQ_GETSTAT's reply for the requested counters ({@code sendPend}: bytes queued, 0 for UDP). */
+    static byte[] stats(byte[] req, long recvCnt, long recvMax, long recvOct, long sendCnt, long sendMax, long sendOct, long sendPend) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte b : req) {
+            long v = switch (b) {
+                case 1 -> recvCnt; case 2 -> recvMax; case 3 -> recvCnt == 0 ? 0 : recvOct / recvCnt;
+                case 5 -> sendCnt; case 6 -> sendMax; case 7 -> sendCnt == 0 ? 0 : sendOct / sendCnt; case 8 -> sendPend;
+                case 9 -> recvOct; case 10 -> sendOct; default -> 0;
+            };
+            out.write(b);
+            if (b == 9 || b == 10) for (int s = 56; s >= 32; s -= 8) out.write((int) (v >>> s));
+            for (int s = 24; s >= 0; s -= 8) out.write((int) (v >>> s));
+        }
+        return out.toByteArray();
+    }
 }

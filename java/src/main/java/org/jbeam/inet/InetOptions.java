@@ -140,4 +140,31 @@ final class InetOptions implements Cloneable {
     }
 
     static byte[] int32(long v) { byte[] b = new byte[4]; InetCodec.put32(b, 0, v); return b; }
+
+    /**
+     * A socket-level option just set (by {@link #set}) takes effect on the socket's channel: the
+     * connected channel, or for SO_REUSEADDR the listening one. inet_drv's buffer is at least 1,
+     * and a larger recbuf raises it unless it was set explicitly.
+     */
+    void apply(int code, byte[] v, java.nio.channels.SocketChannel ch, java.nio.channels.ServerSocketChannel srv) {
+        int x = InetCodec.i32(v, 0);
+        if (code == BUFFER && x < 1) buffer(1);
+        if (code == RCVBUF && !bufferSet && x > buffer()) buffer(x);
+        try {
+            if (ch != null) {
+                switch (code) {
+                    case NODELAY -> ch.setOption(java.net.StandardSocketOptions.TCP_NODELAY, x != 0);
+                    case KEEPALIVE -> ch.setOption(java.net.StandardSocketOptions.SO_KEEPALIVE, x != 0);
+                    case REUSEADDR -> ch.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, x != 0);
+                    case SNDBUF -> ch.setOption(java.net.StandardSocketOptions.SO_SNDBUF, x);
+                    case RCVBUF -> ch.setOption(java.net.StandardSocketOptions.SO_RCVBUF, x);
+                    default -> { }
+                }
+            } else if (srv != null && code == REUSEADDR) {
+                srv.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, x != 0);
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // unsupported on this channel: the value is still remembered for getopts
+        }
+    }
 }

@@ -65,7 +65,7 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
                     yield a == null ? InetCodec.error("enotconn") : InetCodec.ok(InetCodec.encodeAddr(a));
                 }
                 case TCP_REQ_SHUTDOWN -> shutdown(d);
-                case TCP_REQ_SENDFILE -> startSendfile(caller, d);
+                case TCP_REQ_SENDFILE -> out.startSendfile(caller, d);
                 case REQ_GETSTAT -> InetCodec.ok(stats(d));
                 case REQ_SUBSCRIBE -> InetCodec.ok((byte) 1, (byte) 0, (byte) 0, (byte) 0, (byte) 0);
                 case REQ_GETHOSTNAME -> InetCodec.ok(InetCodec.hostname());
@@ -248,7 +248,7 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
                     connectDone(e);
                 }
             }
-            if (live() && (ops & SelectionKey.OP_WRITE) != 0) flush();
+            if (live() && (ops & SelectionKey.OP_WRITE) != 0) out.flush();
             if (live() && (ops & SelectionKey.OP_READ) != 0) readReady();
         } catch (IOException e) {
             ioFailed(e);
@@ -268,7 +268,7 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
     }
 
     @Override public long bytesIn() { return recvOct; }
-    @Override public long bytesOut() { return sendOct; }
+    @Override public long bytesOut() { return out.oct; }
 
     @Override
     public synchronized void stop() {

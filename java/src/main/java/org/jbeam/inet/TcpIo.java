@@ -1,7 +1,6 @@
 package org.jbeam.inet;
 
 import java.io.IOException;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
@@ -38,13 +37,6 @@ abstract class TcpIo implements SockPoll.Handler {
     /** A pending recv: answered by an inet_async message to caller, or by completing call (prim_inet:recv0 done natively). */
     private record Recv(EPid caller, AsyncCall call, int ref, int length, ScheduledFuture<?> timer) {}
 
-    /** A sender whose status waits for the output queue to drain: an inet_reply message or a suspended native send. */
-    private static final class Waiter {
-        final EPid pid;
-        AsyncCall call;
-        ScheduledFuture<?> timer;
-        Waiter(EPid pid) { this.pid = pid; }
-    }
 
     final Runtime vm;
     final Ports.Port port;
@@ -66,11 +58,10 @@ abstract class TcpIo implements SockPoll.Handler {
      */
     private boolean freshInput, readShut;
     private final ArrayDeque<Recv> recvs = new ArrayDeque<>();
-    private final ArrayDeque<ByteBuffer> outQ = new ArrayDeque<>();
-    private long outBytes;
-    private final ArrayDeque<Waiter> waitingSenders = new ArrayDeque<>();
+    /** The sending half: output queue, waiting senders, sendfile (same monitor). */
+    final TcpOutput out = new TcpOutput(this);
     private int refs;
-    long recvCnt, recvMax, recvOct, sendCnt, sendMax, sendOct;
+    long recvCnt, recvMax, recvOct;
     /** Set once this socket carries a distribution connection (erlang:setnode/3): packets go there. */
     org.jbeam.runtime.DistPort.Receiver dist;
 
@@ -96,7 +87,7 @@ abstract class TcpIo implements SockPoll.Handler {
             // accept that waited) and closed unread would otherwise cost a receive, its buffer, its
             // cancellation and a deferred close per connection (ADR 0021).
             if (!readEof && (wantsData() || poll && inLen < READ_AHEAD && recvCnt > 0)) ops |= SelectionKey.OP_READ;
-            if (!outQ.isEmpty()) ops |= SelectionKey.OP_WRITE;
+            if (!out.isEmpty()) ops |= SelectionKey.OP_WRITE;
         }
         if (key == null) {
             // Registered lazily, the first time readiness is wanted: a socket that is connected, used and
@@ -128,28 +119,7 @@ abstract class TcpIo implements SockPoll.Handler {
         for (var e : opts.other.entrySet()) socketOpt(e.getKey(), e.getValue());
     }
 
-    private void socketOpt(int code, byte[] v) {
-        int x = InetCodec.i32(v, 0);
-        // inet_drv's buffer: at least 1, and a larger recbuf raises it unless it was set explicitly.
-        if (code == InetOptions.BUFFER && x < 1) opts.buffer(1);
-        if (code == InetOptions.RCVBUF && !opts.bufferSet && x > opts.buffer()) opts.buffer(x);
-        try {
-            if (ch != null) {
-                switch (code) {
-                    case InetOptions.NODELAY -> ch.setOption(StandardSocketOptions.TCP_NODELAY, x != 0);
-                    case InetOptions.KEEPALIVE -> ch.setOption(StandardSocketOptions.SO_KEEPALIVE, x != 0);
-                    case InetOptions.REUSEADDR -> ch.setOption(StandardSocketOptions.SO_REUSEADDR, x != 0);
-                    case InetOptions.SNDBUF -> ch.setOption(StandardSocketOptions.SO_SNDBUF, x);
-                    case InetOptions.RCVBUF -> ch.setOption(StandardSocketOptions.SO_RCVBUF, x);
-                    default -> { }
-                }
-            } else if (srv != null && code == InetOptions.REUSEADDR) {
-                srv.setOption(StandardSocketOptions.SO_REUSEADDR, x != 0);
-            }
-        } catch (IOException | RuntimeException e) {
-            // unsupported on this channel: the value is still remembered for getopts
-        }
-    }
+    private void socketOpt(int code, byte[] v) { opts.apply(code, v, ch, srv); }
 
     Term setopts(byte[] d) {
         opts.activeChanged = false;
@@ -247,7 +217,7 @@ abstract class TcpIo implements SockPoll.Handler {
         // As with show_econnreset=false, a reset or broken connection reads as a close.
         readEof = true;
         inLen = 0;
-        failSenders();
+        out.fail();
     }
 
     private Term data(int[] f) {
@@ -324,7 +294,7 @@ abstract class TcpIo implements SockPoll.Handler {
             recvs.clear();
             if (opts.exitOnClose) { closeChannel(); return true; }
         } else {
-            failSenders();
+            out.fail();
             vm.sendTo(port.owner, ETuple.of(EAtom.of("tcp_error"), port.id, EAtom.of("emsgsize")));
             vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
             if (opts.exitOnClose) { vm.ports.driverExit(port); return true; }
@@ -354,7 +324,7 @@ abstract class TcpIo implements SockPoll.Handler {
         if (readEof && !closeReported) {
             closeReported = true;
             inLen = 0;
-            failSenders();
+            out.fail();
             vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
             dist.closed(null);
         }
@@ -377,7 +347,7 @@ abstract class TcpIo implements SockPoll.Handler {
             recvs.clear();
             if (opts.exitOnClose) closeChannel();
         } else {
-            failSenders();
+            out.fail();
             vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
             if (opts.exitOnClose) vm.ports.driverExit(port);
         }
@@ -385,10 +355,10 @@ abstract class TcpIo implements SockPoll.Handler {
 
     /** port_command: frame, queue and write; the caller's inet_reply waits while the queue is above the high watermark. */
     public synchronized void output(ErlProcess caller, byte[] data) {
-        Waiter w = new Waiter(caller != null ? caller.pid : port.owner);
-        Term status = send(w, data);
+        TcpOutput.Waiter w = new TcpOutput.Waiter(caller != null ? caller.pid : port.owner);
+        Term status = out.send(w, data);
         if (status == null) return;
-        reply(w, status);
+        out.reply(w, status);
         if (status != EAtom.OK) deliver();
     }
 
@@ -397,9 +367,9 @@ abstract class TcpIo implements SockPoll.Handler {
      * (Trap.await) until the output queue drains below the low watermark or send_timeout fires.
      */
     synchronized Term sendDirect(ErlProcess caller, byte[] data, boolean nosuspend) {
-        if (nosuspend && outBytes > HIGH_WATERMARK && connected && !closedDone) return ETuple.of(ERROR, EAtom.of("busy"));
-        Waiter w = new Waiter(caller.pid);
-        Term status = send(w, data);
+        if (nosuspend && out.bytes > HIGH_WATERMARK && connected && !closedDone) return ETuple.of(ERROR, EAtom.of("busy"));
+        TcpOutput.Waiter w = new TcpOutput.Waiter(caller.pid);
+        Term status = out.send(w, data);
         if (status == null) {
             w.call = caller.beginAsync();
             return Trap.await(w.call);
@@ -475,154 +445,30 @@ abstract class TcpIo implements SockPoll.Handler {
         return ETuple.of(EAtom.OK, data);
     }
 
-    private Term send(Waiter w, byte[] data) {
-        // erts answers enotconn on a socket its send_timeout_close closed (no delayed-close flag set).
-        if (!connected || closedDone || writeShut || shutWrPending)
-            return ETuple.of(ERROR, !timeoutClosed && (closeReported || closedDone || writeShut) ? CLOSED : EAtom.of("enotconn"));
-        Term queued = enqueue(data);
-        if (queued != EAtom.OK) return queued;
-        if (outBytes <= HIGH_WATERMARK) return EAtom.OK;
-        if (opts.sendTimeout >= 0) w.timer = IoLoop.get().after(opts.sendTimeout, () -> sendTimeout(w));
-        waitingSenders.add(w);
-        return null;
-    }
-
-    /** Frames and queues one packet, then writes what the socket takes now. */
-    private Term enqueue(byte[] data) {
-        if (!queue(data)) return ETuple.of(ERROR, EAtom.of("emsgsize"));
-        return flushNow();
-    }
-
-    /** Frames one packet onto the output queue; false if it is too big for the packet header. */
-    private boolean queue(byte[] data) {
-        byte[] h = Packet.header(opts.packet, data.length);
-        if (h == null) return false;
-        if (h.length > 0) outQ.add(ByteBuffer.wrap(h));
-        outQ.add(ByteBuffer.wrap(data));
-        outBytes += h.length + data.length;
-        sendCnt++;
-        sendMax = Math.max(sendMax, data.length);
-        return true;
-    }
-
-    private Term flushNow() {
-        try {
-            flush();
-        } catch (IOException e) {
-            ioFailed(e);
-            return ETuple.of(ERROR, CLOSED);
-        }
-        updateInterest();
-        return EAtom.OK;
-    }
-
     /** A distribution packet: queued without a waiting sender (erts' dist output has its own busy state). */
     public synchronized boolean sendPacket(byte[] data) {
         if (!connected || closedDone || writeShut || shutWrPending || port.isClosed()) return false;
-        return enqueue(data) == EAtom.OK;
+        return out.enqueue(data) == EAtom.OK;
     }
 
     /** Several distribution packets in one go: queued, then written with as few (gathering) writes as the socket takes. */
     public synchronized boolean sendPackets(java.util.List<byte[]> packets) {
         if (!connected || closedDone || writeShut || shutWrPending || port.isClosed()) return false;
-        for (byte[] p : packets) if (!queue(p)) return false;
-        return flushNow() == EAtom.OK;
+        for (byte[] p : packets) if (!out.queue(p)) return false;
+        return out.flushNow() == EAtom.OK;
     }
 
     public void closeDist() { vm.ports.exit(port, EAtom.KILLED); }
 
-    public synchronized long[] distStats() { return new long[] {recvCnt, sendCnt, outBytes}; }
+    public synchronized long[] distStats() { return new long[] {recvCnt, out.cnt, out.bytes}; }
 
     /** Nothing queued for output: subscribe([subs_empty_out_q]) would answer 0 (see InetOptNatives.close). */
-    synchronized boolean outputEmpty() { return outBytes == 0; }
+    synchronized boolean outputEmpty() { return out.bytes == 0; }
 
     public void attach(org.jbeam.runtime.DistPort.Receiver r) {
         synchronized (this) {
             dist = r;
             deliver();
-        }
-    }
-
-    private synchronized void sendTimeout(Waiter w) {
-        if (!waitingSenders.remove(w)) return;
-        reply(w, ETuple.of(ERROR, TIMEOUT));
-        if (opts.sendTimeoutClose) { timeoutClosed = true; closeChannel(); }
-    }
-
-    private void reply(Waiter w, Term status) {
-        if (w.call != null) w.call.complete(status);
-        else vm.sendTo(w.pid, ETuple.of(INET_REPLY, port.id, status));
-    }
-
-    private void failSenders() {
-        if (sendfile != null) { vm.sendTo(sendfile.caller, Sendfile.failed(port.id, CLOSED)); sendfile = null; }
-        releaseSenders(ETuple.of(ERROR, CLOSED));
-        outQ.clear();
-        outBytes = 0;
-    }
-
-    private void releaseSenders(Term status) {
-        for (Waiter w : waitingSenders) {
-            if (w.timer != null) w.timer.cancel(false);
-            reply(w, status);
-        }
-        waitingSenders.clear();
-    }
-
-    void flush() throws IOException {
-        do flushQueue(); while (sendfile != null && outQ.isEmpty() && ch != null && ch.isOpen() && refillSendfile());
-        if (outBytes <= LOW_WATERMARK && !waitingSenders.isEmpty()) releaseSenders(EAtom.OK);
-        if (outQ.isEmpty()) {
-            if (shutWrPending && ch != null && ch.isOpen()) { shutWrPending = false; writeShut = true; ch.shutdownOutput(); }
-            if (port.isClosed()) closeChannel();
-        }
-    }
-
-    /** The file:sendfile/5 in progress on this socket, or null (see {@link Sendfile}). */
-    private Sendfile sendfile;
-
-    /** TCP_REQ_SENDFILE: {ok, []} at once; the outcome arrives as a {sendfile, S, _} message. */
-    Term startSendfile(ErlProcess caller, byte[] d) {
-        if (!connected || closedDone || writeShut) return InetCodec.error("enotconn");
-        if (sendfile != null) return InetCodec.error("ealready");
-        Sendfile sf = Sendfile.parse(caller != null ? caller.pid : port.owner, d);
-        if (sf == null) return InetCodec.error("einval");
-        sendfile = sf;
-        flushNow();
-        return InetCodec.ok();
-    }
-
-    /** Queues the sendfile's next chunk; false when it has ended (its message sent). */
-    private boolean refillSendfile() {
-        ByteBuffer b = sendfile.next();
-        if (b == null) {
-            vm.sendTo(sendfile.caller, sendfile.outcome(port.id));
-            sendfile = null;
-            return false;
-        }
-        outQ.add(b);
-        outBytes += b.remaining();
-        return true;
-    }
-
-    private void flushQueue() throws IOException {
-        // A header and its packet, or a burst of queued sends, go out in one gathering write (writev).
-        ByteBuffer[] batch = null;
-        while (!outQ.isEmpty() && ch != null && ch.isOpen()) {
-            long n;
-            if (outQ.size() == 1) {
-                n = ch.write(outQ.peek());
-            } else {
-                int k = Math.min(outQ.size(), 64);
-                if (batch == null || batch.length < k) batch = new ByteBuffer[k];
-                int i = 0;
-                for (ByteBuffer b : outQ) { if (i == k) break; batch[i++] = b; }
-                n = ch.write(batch, 0, k);
-            }
-            outBytes -= n;
-            sendOct += n;
-            while (!outQ.isEmpty() && !outQ.peek().hasRemaining()) outQ.poll();
-            if (!outQ.isEmpty() && outQ.peek().position() > 0 || n == 0) break; // the socket is full
         }
     }
 
@@ -632,7 +478,7 @@ abstract class TcpIo implements SockPoll.Handler {
         try {
             if (how == 0 || how == 2) { ch.shutdownInput(); }
             if (how == 1 || how == 2) {
-                if (outQ.isEmpty()) { writeShut = true; ch.shutdownOutput(); } else shutWrPending = true;
+                if (out.isEmpty()) { writeShut = true; ch.shutdownOutput(); } else shutWrPending = true;
             }
         } catch (IOException e) {
             return InetCodec.error(InetCodec.errno(e));
@@ -641,18 +487,7 @@ abstract class TcpIo implements SockPoll.Handler {
     }
 
     byte[] stats(byte[] req) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        for (byte b : req) {
-            long v = switch (b) {
-                case 1 -> recvCnt; case 2 -> recvMax; case 3 -> recvCnt == 0 ? 0 : recvOct / recvCnt; case 4 -> 0;
-                case 5 -> sendCnt; case 6 -> sendMax; case 7 -> sendCnt == 0 ? 0 : sendOct / sendCnt; case 8 -> outBytes;
-                case 9 -> recvOct; case 10 -> sendOct; default -> 0;
-            };
-            out.write(b);
-            if (b == 9 || b == 10) { out.write((int) (v >>> 56)); out.write((int) (v >>> 48)); out.write((int) (v >>> 40)); out.write((int) (v >>> 32)); }
-            out.write((int) (v >>> 24)); out.write((int) (v >>> 16)); out.write((int) (v >>> 8)); out.write((int) v);
-        }
-        return out.toByteArray();
+        return InetCodec.stats(req, recvCnt, recvMax, recvOct, out.cnt, out.max, out.oct, out.bytes);
     }
 
     void closeChannel() {
@@ -679,7 +514,7 @@ abstract class TcpIo implements SockPoll.Handler {
         }
         for (Recv r : recvs) { cancel(r); answer(r, ETuple.of(ERROR, CLOSED)); }
         recvs.clear();
-        if (!outQ.isEmpty() && ch != null && ch.isOpen() && !closedDone) {
+        if (!out.isEmpty() && ch != null && ch.isOpen() && !closedDone) {
             IoLoop.get().after(5000, () -> { synchronized (this) { closeChannel(); } });
             if (key != null && key.isValid()) key.interest(SelectionKey.OP_WRITE);
             return;

@@ -99,7 +99,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
                 }
                 case TcpInet.REQ_NAME -> ch == null || !bound ? InetCodec.error("einval") : InetCodec.ok(InetCodec.encodeAddr(ch.getLocalAddress()));
                 case TcpInet.REQ_PEER -> ch == null || !connected ? InetCodec.error("enotconn") : InetCodec.ok(InetCodec.encodeAddr(ch.getRemoteAddress()));
-                case TcpInet.REQ_GETSTAT -> InetCodec.ok(UdpCodec.stats(d, recvCnt, recvMax, recvOct, sendCnt, sendMax, sendOct));
+                case TcpInet.REQ_GETSTAT -> InetCodec.ok(InetCodec.stats(d, recvCnt, recvMax, recvOct, sendCnt, sendMax, sendOct, 0));
                 // Not the real name: kernel's inet_config would then resolve it natively at boot, which needs
                 // the inet_gethost port program (spawn_executable ports are not emulated yet) and halts.
                 // This is the name inet_config falls back to when no udp socket can be opened.
