@@ -65,11 +65,21 @@ public final class FsOps {
         return EAtom.OK;
     }
 
-    /** del_file_nif: unlink; a directory is eperm (Linux says EISDIR, erts corrects it). */
+    /**
+     * del_file_nif: unlink; a directory is eperm (Linux says EISDIR, erts corrects it). A large
+     * regular file is freed after the call returns ({@link DeferredRelease}).
+     */
     public static Term delFile(Path p) throws IOException {
-        if (Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isDirectory())
-            throw Posix.error(Posix.EPERM);
-        Files.delete(p);
+        BasicFileAttributes attrs = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (attrs.isDirectory()) throw Posix.error(Posix.EPERM);
+        int held = attrs.isRegularFile() ? DeferredRelease.hold(p, attrs.size()) : -1;
+        try {
+            Files.delete(p);
+        } catch (IOException | RuntimeException e) {
+            if (held >= 0) DeferredRelease.drop(held);
+            throw e;
+        }
+        if (held >= 0) DeferredRelease.release(held, attrs.size());
         return EAtom.OK;
     }
 
