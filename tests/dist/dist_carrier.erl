@@ -4,21 +4,10 @@
 %% DistCarrierTest runs it erl->erl (the expectation), jbeam->erl, erl->jbeam and jbeam->jbeam.
 -module(dist_carrier).
 -export([main/1, peer/0]).
+-import(dist_check, [out/2, wait/1]).
 
-peer() ->
-    register(echo, spawn(fun echo/0)),
-    register(idle, spawn(fun() -> receive stop -> ok end end)),
-    io:format("ready~n").
-
-echo() ->
-    receive
-        {From, M} -> From ! {echo, M}, echo();
-        _ -> echo()
-    end.
-
-out(K, V) -> io:format("~p: ~p~n", [K, V]).
-
-wait(Pattern) -> receive M -> Pattern(M) after 10000 -> timeout end.
+%% The peer is dist_check's: processes registered as echo and idle.
+peer() -> dist_check:peer().
 
 main([PeerS]) ->
     Peer = list_to_atom(PeerS),
@@ -60,12 +49,7 @@ main([PeerS]) ->
     R2 = monitor(process, {idle, Peer}),
     exit(rpc:call(Peer, erlang, whereis, [idle]), kill),
     out(down_name, wait(fun({'DOWN', R1, process, {idle, N}, Why}) when R1 =:= R2 -> {N =:= Peer, Why}; (X) -> {unexpected, X} end)),
-    process_flag(trap_exit, true),
-    L1 = spawn_link(Peer, erlang, exit, [bye]),
-    out(link_exit, wait(fun({'EXIT', F, Why}) when F =:= L1 -> Why; (X) -> {unexpected, X} end)),
-    L2 = spawn_link(Peer, timer, sleep, [infinity]),
-    exit(L2, stop_it),
-    out(exit2, wait(fun({'EXIT', F, Why}) when F =:= L2 -> Why; (X) -> {unexpected, X} end)),
+    dist_check:links(Peer),
     Me = self(),
     rpc:call(Peer, erlang, spawn, [fun() -> link(Me), exit(from_peer) end]),
     out(peer_linked_exit, wait(fun({'EXIT', F, Why}) when node(F) =:= Peer -> Why; (X) -> {unexpected, X} end)),
