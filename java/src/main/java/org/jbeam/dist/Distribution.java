@@ -180,9 +180,11 @@ public final class Distribution {
     /** The connection {@code pid} controls, or null if it controls none (the dist_ctrl_* BIFs raise notsup). */
     ProcessCarrier controlledBy(EPid pid) { return controllers.get(pid); }
 
-    /** A process exited: net_kernel (the node's namer) or a connection's controller. */
-    public void processExited(EPid pid, Term reason) {
-        namerExited(pid);
+    /**
+     * A process exited: if it controlled a connection, the connection goes down (also after
+     * net_kernel stopped: the node is then no longer alive but its connections are still closing).
+     */
+    public void controllerExited(EPid pid, Term reason) {
         if (controllers.isEmpty()) return;
         ProcessCarrier carrier = controllers.remove(pid);
         if (carrier != null) carrier.controllerExited(reason);

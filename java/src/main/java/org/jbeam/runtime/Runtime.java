@@ -222,7 +222,7 @@ public final class Runtime {
     }
 
     void processExited(ErlProcess p, Term reason) {
-        if (thisNode != EAtom.NONODE) dist.processExited(p.pid, reason);
+        if (thisNode != EAtom.NONODE) dist.namerExited(p.pid);
         // Kept until the embedding API has read it (forgetExit): a process spawned through the API
         // may exit before its awaitExit call starts.
         CompletableFuture<Term> f = exitWatchers.get(p.pid);

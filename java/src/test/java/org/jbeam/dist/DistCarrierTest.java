@@ -27,7 +27,7 @@ class DistCarrierTest {
     @BeforeAll
     static void setUp() throws Exception {
         String kernel = DistNodes.run(List.of("erl", "-noshell", "-eval", "io:format(\"~s\", [code:lib_dir(kernel)]), halt()."));
-        beams = DistNodes.compile("tests/dist/dist_carrier.erl", "tests/dist/dist_check.erl",
+        beams = DistNodes.compile("tests/dist/dist_carrier.erl", "tests/dist/dist_check.erl", "tests/dist/dist_restart.erl",
                 kernel + "/examples/gen_tcp_dist/src/gen_tcp_dist.erl");
         tls = List.of("-proto_dist", "inet_tls", "-ssl_dist_optfile", certificates(beams).toString());
     }
@@ -84,5 +84,27 @@ class DistCarrierTest {
     @Test
     void genTcpDistCarrier() throws Exception {
         allPairs("dist_carrier", GEN_TCP, "g", "proto_dist: {ok,[[\"gen_tcp\"]]}", "protocol: tcp", "controller: [true]", "rpc_again: true");
+    }
+
+    /** dist_restart: net_kernel:stop/0 takes the TLS connection down, a new start reconnects. */
+    private static String restart(String peerExe, String mainExe, String tag) throws Exception {
+        String id = tag + ProcessHandle.current().pid();
+        Process peer = DistNodes.peer(peerExe, "-sname", "rpeer_" + id, beams, "dist_check", tls);
+        try {
+            List<String> cmd = new java.util.ArrayList<>(List.of(mainExe, "-setcookie", DistNodes.COOKIE));
+            cmd.addAll(tls);
+            cmd.addAll(List.of("-noshell", "-pa", beams.toString(), "-run", "dist_restart", "main", "rpeer_" + id + "@" + DistNodes.host(),
+                    "rmain1_" + id, "rmain2_" + id, "-s", "erlang", "halt"));
+            return DistNodes.run(cmd);
+        } finally {
+            peer.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void stopAndRestartOverTls() throws Exception {
+        String expected = restart("erl", "erl", "ee");
+        assertTrue(expected.contains("controller_down: killed") && expected.contains("ping_again: pong"), "erl baseline:\n" + expected);
+        assertEquals(expected, restart("erl", JBEAM, "je"), "jbeam node restarting its distribution");
     }
 }
