@@ -21,15 +21,21 @@ import org.junit.jupiter.api.Test;
 class DistCarrierTest {
     static final String JBEAM = DistNodes.JBEAM.toString();
     static Path beams;
-    static List<String> tls;
+    static List<String> tls, tlsNoServerCheck;
     static final List<String> GEN_TCP = List.of("-proto_dist", "gen_tcp");
 
     @BeforeAll
     static void setUp() throws Exception {
         String kernel = DistNodes.run(List.of("erl", "-noshell", "-eval", "io:format(\"~s\", [code:lib_dir(kernel)]), halt()."));
-        beams = DistNodes.compile("tests/dist/dist_carrier.erl", "tests/dist/dist_check.erl", "tests/dist/dist_restart.erl",
+        beams = DistNodes.compile("tests/dist/dist_carrier.erl", "tests/dist/dist_check.erl", "tests/dist/dist_restart.erl", "tests/dist/dist_names.erl",
                 kernel + "/examples/gen_tcp_dist/src/gen_tcp_dist.erl");
-        tls = List.of("-proto_dist", "inet_tls", "-ssl_dist_optfile", certificates(beams).toString());
+        Path conf = certificates(beams);
+        tls = List.of("-proto_dist", "inet_tls", "-ssl_dist_optfile", conf.toString());
+        // For nodes named by IP address: OTP's hostname check rejects an IP as server name, so
+        // there the client does not verify the server (the server still verifies the client).
+        Path ipConf = beams.resolve("ssl_dist_ip.conf");
+        Files.writeString(ipConf, Files.readString(conf).replace("{verify, verify_peer}]}].", "{verify, verify_none}]}]."));
+        tlsNoServerCheck = List.of("-proto_dist", "inet_tls", "-ssl_dist_optfile", ipConf.toString());
     }
 
     /**
@@ -79,6 +85,14 @@ class DistCarrierTest {
         assertTrue(expected.contains("ping: pong") && expected.contains("ping_again: pong"), "erl→erl baseline:\n" + expected);
         assertEquals(expected, DistNodes.against("erl", JBEAM, "cje", beams, "dist_check", tls), "jbeam node calling an erl node");
         assertEquals(expected, DistNodes.against(JBEAM, "erl", "cej", beams, "dist_check", tls), "erl node calling a jbeam node");
+    }
+
+    @Test
+    void longNamesAndHiddenOverTls() throws Exception {
+        String expected = DistNodes.names("erl", "erl", "tee", true, beams, tlsNoServerCheck);
+        assertTrue(expected.contains("ping: pong") && expected.contains("hidden: true"), "erl→erl baseline:\n" + expected);
+        assertEquals(expected, DistNodes.names("erl", JBEAM, "tje", true, beams, tlsNoServerCheck), "jbeam hidden node calling an erl node");
+        assertEquals(expected, DistNodes.names(JBEAM, "erl", "tej", true, beams, tlsNoServerCheck), "erl hidden node calling a jbeam node");
     }
 
     @Test

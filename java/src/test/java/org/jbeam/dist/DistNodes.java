@@ -81,4 +81,20 @@ final class DistNodes {
             peer.destroyForcibly().waitFor();
         }
     }
+
+    /** dist_names: -name (long names) and optionally -hidden, main node against a peer, both with -name. */
+    static String names(String peerExe, String mainExe, String tag, boolean hidden, Path beams, List<String> extra) throws Exception {
+        String id = tag + ProcessHandle.current().pid();
+        Process peer = peer(peerExe, "-name", "npeer_" + id + "@127.0.0.1", beams, "dist_check", extra);
+        try {
+            List<String> cmd = new ArrayList<>(List.of(mainExe, "-name", "nmain_" + id + "@127.0.0.1", "-setcookie", COOKIE));
+            cmd.addAll(extra);
+            if (hidden) cmd.add("-hidden");
+            cmd.addAll(List.of("-noshell", "-pa", beams.toString(), "-run", "dist_names", "main", "npeer_" + id + "@127.0.0.1",
+                    hidden ? "hidden" : "visible", "-s", "erlang", "halt"));
+            return run(cmd);
+        } finally {
+            peer.destroyForcibly().waitFor();
+        }
+    }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -37,19 +36,8 @@ class DistributionTest {
         assertEquals(expected, against(JBEAM, "erl", "ej"), "erl node calling a jbeam node");
     }
 
-    /** dist_names: -name (long names) and -hidden, main node against a peer, both with -name. */
     private static String names(String peerExe, String mainExe, String tag, boolean hidden) throws Exception {
-        String id = tag + ProcessHandle.current().pid();
-        Process peer = DistNodes.peer(peerExe, "-name", "npeer_" + id + "@127.0.0.1", beams, "dist_check", List.of());
-        try {
-            List<String> cmd = new ArrayList<>(List.of(mainExe, "-name", "nmain_" + id + "@127.0.0.1", "-setcookie", DistNodes.COOKIE));
-            if (hidden) cmd.add("-hidden");
-            cmd.addAll(List.of("-noshell", "-pa", beams.toString(), "-run", "dist_names", "main", "npeer_" + id + "@127.0.0.1",
-                    hidden ? "hidden" : "visible", "-s", "erlang", "halt"));
-            return DistNodes.run(cmd);
-        } finally {
-            peer.destroyForcibly().waitFor();
-        }
+        return DistNodes.names(peerExe, mainExe, tag, hidden, beams, List.of());
     }
 
     @Test
