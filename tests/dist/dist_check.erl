@@ -2,6 +2,8 @@
 %% prints what it sees; DistributionTest runs it erl→erl, jbeam→erl and erl→jbeam and compares.
 -module(dist_check).
 -export([main/1, peer/0]).
+%% Shared with dist_carrier (the same checks over other carriers).
+-export([out/2, wait/1, links/1]).
 
 peer() ->
     register(echo, spawn(fun echo/0)),
@@ -62,12 +64,7 @@ main([PeerS]) ->
     out(down_noproc, wait(fun({'DOWN', R1, process, Obj, Why}) when R1 =:= R3 -> {element(1, Obj), element(2, Obj) =:= Peer, Why}; (X) -> {unexpected, X} end)),
     R4 = monitor(process, EchoPid),
     out(demonitor, demonitor(R4, [flush, info])),
-    process_flag(trap_exit, true),
-    L1 = spawn_link(Peer, erlang, exit, [bye]),
-    out(link_exit, wait(fun({'EXIT', F, Why}) when F =:= L1 -> Why; (X) -> {unexpected, X} end)),
-    L2 = spawn_link(Peer, timer, sleep, [infinity]),
-    exit(L2, stop_it),
-    out(exit2, wait(fun({'EXIT', F, Why}) when F =:= L2 -> Why; (X) -> {unexpected, X} end)),
+    links(Peer),
     L3 = spawn_link(Peer, timer, sleep, [infinity]),
     unlink(L3),
     exit(L3, kill),
@@ -84,3 +81,13 @@ main([PeerS]) ->
     out(ping_again, net_adm:ping(Peer)),
     out(nonode, net_adm:ping(list_to_atom("nosuchnode@" ++ tl(lists:dropwhile(fun(C) -> C =/= $@ end, PeerS))))),
     ok.
+
+%% Links across the connection (the caller then traps exits): a linked remote process exits, and
+%% an exit signal to a linked remote process comes back as its exit.
+links(Peer) ->
+    process_flag(trap_exit, true),
+    L1 = spawn_link(Peer, erlang, exit, [bye]),
+    out(link_exit, wait(fun({'EXIT', F, Why}) when F =:= L1 -> Why; (X) -> {unexpected, X} end)),
+    L2 = spawn_link(Peer, timer, sleep, [infinity]),
+    exit(L2, stop_it),
+    out(exit2, wait(fun({'EXIT', F, Why}) when F =:= L2 -> Why; (X) -> {unexpected, X} end)).

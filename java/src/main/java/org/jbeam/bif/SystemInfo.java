@@ -104,7 +104,7 @@ public final class SystemInfo {
                         ETuple.of(EAtom.of("time"), EInteger.of(java.math.BigInteger.valueOf(now.getEpochSecond()).multiply(java.math.BigInteger.valueOf(1_000_000_000)).add(java.math.BigInteger.valueOf(now.getNano())))));
             }
             case "check_io" -> ENil.NIL;
-            case "dist_ctrl" -> ENil.NIL;
+            case "dist_ctrl" -> ECons.of(p.vm.dist.controllers());
             case "dist_buf_busy_limit" -> ESmall.of(1024 * 1024);
             case "max_heap_size" -> org.jbeam.runtime.GcOptions.DEFAULT.maxHeapSizeTerm();
             case "min_heap_size" -> ETuple.of(EAtom.of("min_heap_size"), ESmall.of(233));

@@ -19,6 +19,7 @@ public final class DistBifs {
             THIS = EAtom.of("this"), KNOWN = EAtom.of("known"), ERTS_DFLAGS = EAtom.of("erts_dflags"), SPAWN_OPT = EAtom.of("spawn_opt");
 
     public static void register(BifTable t) {
+        DistCtrlBifs.register(t);
         t.guard0(E, "node", p -> p.vm.thisNode);
         t.guard1(E, "node", (p, x) -> {
             EAtom n = switch (x) {
@@ -52,9 +53,16 @@ public final class DistBifs {
         t.bif3(I, "create_dist_channel", (p, n, ctrl, opts) -> {
             if (!(n instanceof EAtom node) || !(opts instanceof ETuple o) || o.arity() != 2 || !(o.get(0) instanceof ESmall flags)
                     || !(o.get(1) instanceof ESmall creation)) return EAtom.BADARG;
-            Ports.Port port = p.vm.ports.get(ctrl);
-            if (port == null || !(port.driver instanceof DistPort dp)) return EAtom.BADARG;
-            Term handle = p.vm.dist.up(node, dp, flags.value, (int) creation.value);
+            Term handle;
+            if (ctrl instanceof EPid pid) {
+                // A process controller (TLS distribution, alternative carriers; DistCtrlBifs).
+                if (pid.node != p.vm.nodeName || (handle = p.vm.dist.upOnProcess(node, pid, flags.value, (int) creation.value)) == null)
+                    return EAtom.BADARG;
+            } else {
+                Ports.Port port = p.vm.ports.get(ctrl);
+                if (port == null || !(port.driver instanceof DistPort dp)) return EAtom.BADARG;
+                handle = p.vm.dist.up(node, dp, ctrl, flags.value, (int) creation.value);
+            }
             // As erts does: net_kernel learns the controller of the connection being set up.
             if (p.vm.registry.whereis(Distribution.NET_KERNEL) instanceof EPid k)
                 p.vm.sendTo(k, ETuple.of(EAtom.of("dist_ctrlr"), ctrl, node, p.pid));

@@ -30,6 +30,10 @@ final class DistConnection implements DistPort.Receiver {
     /** The peer's flags once up; before that the data queued assumes an OTP 25 peer. */
     private volatile long flags = Distribution.DEFAULT_FLAGS;
     volatile int peerCreation;
+    /** The process allowed to call dist_ctrl_put_data/2 (a process controller, or whom it named). */
+    volatile EPid inputHandler;
+    /** The port or pid given to setnode/3 (system_info(dist_ctrl)). */
+    volatile Term controller;
 
     DistConnection(Distribution dist, EAtom node, long id) {
         this.dist = dist;
@@ -39,6 +43,8 @@ final class DistConnection implements DistPort.Receiver {
     }
 
     Term connId() { return connId; }
+    /** The port or process carrying the connection once it is up. */
+    DistPort carrier() { return port; }
     long flags() { return flags; }
     boolean has(long flag) { return (flags & flag) != 0; }
     boolean isUp() { return state == UP; }
@@ -152,6 +158,7 @@ final class DistConnection implements DistPort.Receiver {
     @Override
     public void closed(Term reason) {
         if (reason != null) downReason = reason;
+        inputHandler = null;
         synchronized (this) {
             if (state == DEAD) return;
             state = DEAD;

@@ -110,7 +110,7 @@ public final class Distribution {
 
     /** erts_internal:new_connection/1: the id of the node's connection, creating a pending one. */
     public Term newConnection(EAtom node) {
-        return conns.computeIfAbsent(node, n -> new DistConnection(this, n, connIds.getAndIncrement())).connId();
+        return current(node, null).connId();
     }
 
     /** erts_internal:abort_pending_connection/2: true if the pending connection {@code id} was dropped. */
@@ -123,10 +123,71 @@ public final class Distribution {
     }
 
     /** erlang:setnode/3: the handshake on {@code port} is done; the connection is up. Returns the handle. */
-    public Term up(EAtom node, DistPort port, long flags, int creation) {
-        DistConnection c = conns.computeIfAbsent(node, n -> new DistConnection(this, n, connIds.getAndIncrement()));
+    public Term up(EAtom node, DistPort port, Term ctrl, long flags, int creation) { return upOn(node, port, ctrl, flags, creation).connId(); }
+
+    private DistConnection upOn(EAtom node, DistPort port, Term ctrl, long flags, int creation) {
+        DistConnection c = current(node, null);
+        c.controller = ctrl;
         if (!c.up(port, flags, creation)) throw ErlangException.badarg();
+        return c;
+    }
+
+    /** erlang:system_info(dist_ctrl): {Node, Controller} of every connection that is up. */
+    public List<Term> controllers() {
+        List<Term> l = new ArrayList<>();
+        for (DistConnection c : conns.values()) if (c.isUp()) l.add(ETuple.of(c.node, c.controller));
+        return l;
+    }
+
+    /**
+     * The node's connection, or a new pending one (stored in {@code made[0]}) if there is none or
+     * the one there is dead: a reconnect may start before the old connection's cleanup has run.
+     */
+    private DistConnection current(EAtom node, DistConnection[] made) {
+        return conns.compute(node, (n, old) -> {
+            if (old != null && !old.isDead()) return old;
+            DistConnection c = new DistConnection(this, n, connIds.getAndIncrement());
+            if (made != null) made[0] = c;
+            return c;
+        });
+    }
+
+    /** Process controllers of live connections (erts' ERTS_PROC_GET_DIST_ENTRY), by controller pid. */
+    private final ConcurrentHashMap<EPid, ProcessCarrier> controllers = new ConcurrentHashMap<>();
+
+    /**
+     * erlang:setnode/3 with a process as controller (TLS distribution, alternative carriers): null
+     * (badarg) if {@code ctrl} is not a live local process or already controls a connection.
+     */
+    public Term upOnProcess(EAtom node, EPid ctrl, long flags, int creation) {
+        ProcessCarrier carrier = new ProcessCarrier(this, ctrl);
+        if (controllers.putIfAbsent(ctrl, carrier) != null) return null;
+        if (vm.resolve(ctrl) == null) { controllers.remove(ctrl, carrier); return null; }
+        DistConnection c;
+        try {
+            c = upOn(node, carrier, ctrl, flags, creation);
+        } catch (ErlangException e) {
+            controllers.remove(ctrl, carrier);
+            throw e;
+        }
+        c.inputHandler = ctrl;
+        carrier.conn = c;
+        // The controller may have exited while the connection was being set up: it goes down at once.
+        if (carrier.isDead()) c.closed(null);
         return c.connId();
+    }
+
+    /** The connection {@code pid} controls, or null if it controls none (the dist_ctrl_* BIFs raise notsup). */
+    ProcessCarrier controlledBy(EPid pid) { return controllers.get(pid); }
+
+    /**
+     * A process exited: if it controlled a connection, the connection goes down (also after
+     * net_kernel stopped: the node is then no longer alive but its connections are still closing).
+     */
+    public void controllerExited(EPid pid, Term reason) {
+        if (controllers.isEmpty()) return;
+        ProcessCarrier carrier = controllers.remove(pid);
+        if (carrier != null) carrier.controllerExited(reason);
     }
 
     DistConnection byHandle(Term handle) {
@@ -144,9 +205,10 @@ public final class Distribution {
         if (!alive() || node == vm.thisNode) return null;
         DistConnection c = conns.get(node);
         if (c != null && !c.isDead()) return c;
-        DistConnection fresh = new DistConnection(this, node, connIds.getAndIncrement());
-        c = conns.putIfAbsent(node, fresh);
-        if (c != null) return c;
+        DistConnection[] made = new DistConnection[1];
+        c = current(node, made);
+        if (c != made[0]) return c;
+        DistConnection fresh = c;
         Term kernel = vm.registry.whereis(NET_KERNEL);
         if (!(kernel instanceof EPid k)) {
             conns.remove(node, fresh);

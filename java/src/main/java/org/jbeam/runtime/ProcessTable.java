@@ -158,6 +158,9 @@ public final class ProcessTable {
         // erts releases tables and safe_fixtable fixes before the exit signals go out, so a
         // monitor's 'DOWN' guarantees ets:info(T, fixed) already reflects the release.
         org.jbeam.ets.EtsTables.ownerExited(vm, p);
+        // A distribution controller's connection is down before its links and monitors fire (as
+        // erl: a 'DOWN' for the controller finds the node gone from nodes()).
+        vm.dist.controllerExited(p.pid, reason);
         for (EPid l : links) vm.sendSignal(l, new Signals.Exit(p.pid, reason, true));
         for (ErlProcess.Monitor m : watchers) vm.sendSignal(m.watcher(), new Signals.Down(m.ref(), downMessage(m, reason)));
         // Signals that arrived after the exit: answer links and monitors with noproc.
