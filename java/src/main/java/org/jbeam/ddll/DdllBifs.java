@@ -40,7 +40,7 @@ public final class DdllBifs implements BifModule {
         t.bif2(M, "info", DdllBifs::info);
         t.bif1(M, "format_error_int", (p, code) -> {
             String s = errorString(code);
-            if (s == null) throw ErlangException.badarg();
+            if (s == null) throw badarg();
             return IoLists.stringToCharlist(s);
         });
     }
@@ -54,33 +54,33 @@ public final class DdllBifs implements BifModule {
 
     private static Term tryLoad(ErlProcess p, Term pathT, Term nameT, Term opts) {
         String path = name(pathT), name = name(nameT);
-        if (path == null || name == null) throw ErlangException.badarg();
+        if (path == null || name == null) throw badarg();
         boolean killPorts = false, monitor = false;
         Term l = opts;
         while (l instanceof ECons c) {
-            if (!(c.head instanceof ETuple o) || o.arity() != 2) throw ErlangException.badarg();
+            if (!(c.head instanceof ETuple o) || o.arity() != 2) throw badarg();
             if (o.get(0) == DRIVER_OPTIONS) {
                 Term d = o.get(1);
                 while (d instanceof ECons dc) {
-                    if (dc.head != KILL_PORTS) throw ErlangException.badarg();
+                    if (dc.head != KILL_PORTS) throw badarg();
                     killPorts = true;
                     d = dc.tail;
                 }
-                if (d != ENil.NIL) throw ErlangException.badarg();
+                if (d != ENil.NIL) throw badarg();
             } else if (o.get(0) == MONITOR || o.get(0) == RELOAD) {
-                if (o.get(1) != PENDING_DRIVER && o.get(1) != PENDING) throw ErlangException.badarg();
+                if (o.get(1) != PENDING_DRIVER && o.get(1) != PENDING) throw badarg();
                 monitor |= o.get(0) == MONITOR;
             } else {
-                throw ErlangException.badarg();
+                throw badarg();
             }
             l = c.tail;
         }
-        if (l != ENil.NIL) throw ErlangException.badarg();
+        if (l != ENil.NIL) throw badarg();
         if (DriverLoader.STATIC.contains(name)) return error(EAtom.of("linked_in_driver"));
         if (p.vm.drivers.get(name) == null) {
             String file = name.endsWith(".so") ? name : name + ".so";
-            // erts' code for a library dlopen could not open (the message it formats is dlerror's).
-            if (!Files.isRegularFile(Path.of(path, file))) return error(ETuple.of(OPEN_ERROR, ESmall.of(-12)));
+            // erts' code for a library that is not there (the message it formats is dlerror's).
+            if (!Files.isRegularFile(Path.of(path, file))) return error(ETuple.of(OPEN_ERROR, ESmall.of(-10)));
             if (!DriverLoader.known(name)) return error(EAtom.of("no_driver_init"));
         }
         String r = p.vm.drivers.load(p.pid, name, killPorts);
@@ -89,17 +89,17 @@ public final class DdllBifs implements BifModule {
 
     private static Term tryUnload(ErlProcess p, Term nameT, Term opts) {
         String name = name(nameT);
-        if (name == null) throw ErlangException.badarg();
+        if (name == null) throw badarg();
         boolean killPorts = false, monitor = false;
         Term l = opts;
         while (l instanceof ECons c) {
             if (c.head == KILL_PORTS) killPorts = true;
             else if (c.head instanceof ETuple o && o.arity() == 2 && o.get(0) == MONITOR
                     && (o.get(1) == PENDING_DRIVER || o.get(1) == PENDING)) monitor = true;
-            else throw ErlangException.badarg();
+            else throw badarg();
             l = c.tail;
         }
-        if (l != ENil.NIL) throw ErlangException.badarg();
+        if (l != ENil.NIL) throw badarg();
         if (DriverLoader.STATIC.contains(name)) return error(EAtom.of("linked_in_driver"));
         return switch (p.vm.drivers.unload(p.pid, name, killPorts)) {
             case NOT_LOADED -> error(EAtom.of("not_loaded"));
@@ -117,17 +117,17 @@ public final class DdllBifs implements BifModule {
 
     private static Term info(ErlProcess p, Term nameT, Term item) {
         String name = name(nameT);
-        if (name == null || !(item instanceof EAtom it)) throw ErlangException.badarg();
+        if (name == null || !(item instanceof EAtom it)) throw badarg();
         if (DriverLoader.STATIC.contains(name)) {
             return switch (it.name) {
                 case "linked_in_driver" -> EAtom.TRUE;
                 case "permanent" -> EAtom.FALSE;
                 case "processes", "driver_options", "port_count", "awaiting_load", "awaiting_unload" -> EAtom.of("linked_in_driver");
-                default -> throw ErlangException.badarg();
+                default -> throw badarg();
             };
         }
         DriverLoader.Loaded l = p.vm.drivers.get(name);
-        if (l == null) throw ErlangException.badarg();
+        if (l == null) throw badarg();
         return switch (it.name) {
             case "processes" -> {
                 List<Term> ps = new ArrayList<>();
@@ -140,21 +140,28 @@ public final class DdllBifs implements BifModule {
             case "port_count" -> ESmall.of(l.portCount());
             case "linked_in_driver", "permanent" -> EAtom.FALSE;
             case "awaiting_load", "awaiting_unload" -> ENil.NIL;
-            default -> throw ErlangException.badarg();
+            default -> throw badarg();
         };
     }
 
     private static Term error(Term what) { return ETuple.of(EAtom.ERROR, what); }
 
+    /** erts' erl_ddll BIFs raise a plain badarg (no error_info). */
+    private static ErlangException badarg() {
+        ErlangException e = ErlangException.badarg();
+        e.errorInfo = ENil.NIL;
+        return e;
+    }
+
     /** erts' messages for the soft errors (erl_bif_ddll.c, erl_sys_ddll.c). */
     private static String errorString(Term code) {
-        if (code instanceof ETuple t && t.arity() == 2 && t.get(0) == OPEN_ERROR && t.get(1) instanceof ESmall)
-            return "cannot open shared object file: No such file or directory";
+        if (code instanceof ETuple t && t.arity() == 2 && t.get(0) == OPEN_ERROR && t.get(1) instanceof ESmall n)
+            return n.value == -10 ? "cannot open shared object file: No such file or directory" : "Unknown dlload error";
         if (!(code instanceof EAtom a)) return null;
         return switch (a.name) {
             case "inconsistent" -> "Driver name and/or driver options are inconsistent with currently loaded driver";
             case "linked_in_driver" -> "Driver is statically linked and cannot be loaded/unloaded";
-            case "permanent" -> "DDLL driver is permanent an can not be unloaded/loaded";
+            case "permanent" -> "DDLL driver is permanent an cannot be unloaded/loaded";
             case "not_loaded" -> "DDLL driver is not loaded";
             case "not_loaded_by_this_process" -> "DDLL driver was not loaded by this process";
             case "not_pending" -> "DDLL load not pending for this driver name";
@@ -162,6 +169,13 @@ public final class DdllBifs implements BifModule {
             case "pending_reload" -> "Driver reloading is already pending";
             case "pending_process" -> "Driver is loaded by others when attempting option {reload, pending_driver}";
             case "no_driver_init" -> "No driver init in dynamic library";
+            case "driver_init_failed" -> "Driver init failed";
+            case "bad_driver_name" -> "Bad driver name";
+            case "driver_name_to_long" -> "Driver name to long";
+            case "driver_incorrect_version" -> "Driver compiled with incorrect version of erl_driver.h";
+            case "no_ddll_available" -> "DDLL functionality not available on this platform";
+            case "unspecified_error" -> "Unspecified dynamic library error";
+            case "symbol_not_found" -> "Symbol not found in dynamic library";
             default -> null;
         };
     }
