@@ -48,11 +48,10 @@ main() ->
     [io:format("child ~p~n", [C]) || C <- Children],
     ok.
 
+%% P waits in its receive (so the patterns set next do not see runner/1's own call).
 waiting(P) ->
-    case process_info(P, status) of
-        {status, waiting} -> ok;
-        _ -> erlang:yield(), waiting(P)
-    end.
+    {status, S} = process_info(P, status),
+    S =:= waiting orelse begin timer:sleep(1), waiting(P) end.
 
 collect(Acc) -> receive M -> collect([M | Acc]) after 100 -> lists:reverse(Acc) end.
 
