@@ -4,7 +4,7 @@
 %% With {return_trace}, return_from comes first. {caller} in a match spec names the function
 %% the call returns to. A spawned process starts with a traced call of erlang:apply/2.
 -module(trace_return_to).
--export([main/0, runner/1, a/1, b/1, c/1, d/1, e/0, f/0, g/0, h/1, child/0]).
+-export([main/0, runner/1, a/1, b/1, c/1, d/1, e/0, f/0, g/0, h/1, i/1, child/0]).
 
 a(X) -> Y = b(X), Y + 1.
 b(X) -> c(X) * 2.
@@ -14,12 +14,14 @@ e() -> _ = (catch f()), g().
 f() -> throw(x).
 g() -> h(3).
 h(X) -> X * 10.
+i(X) -> lists:member(X, [1, 2]). % a BIF called last
 child() -> a(5).
 
 runner(Parent) ->
     receive go -> ok end,
     R = a(1),
     G = e(),
+    true = i(2),
     _ = spawn(fun() -> child() end),
     _ = spawn(?MODULE, child, []),
     Parent ! {done, R, G},
@@ -31,6 +33,7 @@ main() ->
     erlang:trace_pattern({?MODULE, '_', '_'}, [{'_', [], [{message, {{cp, {caller}}}}]}], [local]),
     erlang:trace_pattern({?MODULE, h, 1}, [{'_', [], [{return_trace}]}], [local]),
     erlang:trace_pattern({lists, '_', '_'}, true, [local]),
+    erlang:trace_pattern({lists, member, 2}, [{'_', [], [{message, {{cp, {caller}}}}]}], [local]),
     erlang:trace_pattern({erlang, apply, 2}, true, [local]),
     erlang:trace(P, true, [call, return_to, arity, set_on_spawn]),
     P ! go,

@@ -35,6 +35,12 @@ main() ->
     waiting(R),
     R ! x,
     show(R),
+    %% killed while it waits: scheduled in to take the signal, then out_exited
+    K = spawn(fun() -> erlang:trace(self(), true, [running, exiting, procs, {tracer, Main}]),
+                       receive x -> ok end end),
+    waiting(K),
+    exit(K, kill),
+    show(K),
     %% new processes get running from trace(new, ...)
     erlang:trace(new, true, [running]),
     S = spawn(fun() -> receive x -> ok end end),

@@ -38,7 +38,7 @@ public final class CallTracing {
      * push. A call of erlang:apply/2,3 is not traced: erts' loader makes those calls its apply
      * instruction, which passes no breakpoint (the applied function's call is traced).
      */
-    static ReturnAddr enter(Interpreter it, Export e, int arity, ReturnAddr ret) {
+    static ReturnAddr enter(Interpreter it, Export e, int arity, ReturnAddr ret, int pc) {
         FunctionTrace ft = (FunctionTrace) e.callTrace;
         if (ft == null || e.m == ERLANG && e.f == APPLY) return ret;
         FunctionTrace.Counter n = ft.counter;
@@ -50,17 +50,19 @@ public final class CallTracing {
         if (time != null && timed(it) && !inPlace) ret = timeFrame(it, time, ret);
         CallPattern pat = ft.external();
         if (pat == null || it.p.trace == null) return ret;
-        int frame = Tracing.call(it.p, pat, e.m, e.f, it.args(arity),
-                pat.spec() == null ? null : functionOf(ret != null ? ret : continuation(it.stk, it.sp - 1)));
+        // {caller}: where the call returns to. erts runs a BIF called last as a call followed by a
+        // return, so a BIF's caller is the calling function even then.
+        Term caller = pat.spec() == null ? null : ret != null ? functionOf(ret)
+                : e.bif != null ? callingFunction(it, pc) : functionOf(continuation(it.stk, it.sp - 1));
+        int frame = Tracing.call(it.p, pat, e.m, e.f, it.args(arity), caller);
         if (frame == Tracing.NO_FRAME) return ret;
         if (inPlace) {
             // A BIF or native runs in place: callExport sends return_from with its result, then
-            // return_to (the caller; for a tail call whoever the return goes to, unless a return_to
-            // frame there will say it).
+            // return_to the calling function, a tail call too (erts returns from a BIF into the
+            // caller's code, which then returns).
             if (e.bif != null) {
                 if ((frame & Tracing.TRACE_FRAMES) != 0) it.nativeReturnTrace = ETuple.of(e.m, e.f, ESmall.of(arity));
-                if ((frame & Tracing.RETURN_TO_FRAME) != 0 && (ret != null || !returnToOnTop(it)))
-                    it.nativeReturnTo = ret != null ? ret : it.sp > 0 && it.stk[it.sp - 1] instanceof ReturnAddr ra ? ra : null;
+                if ((frame & Tracing.RETURN_TO_FRAME) != 0) it.nativeReturnTo = ret != null ? functionOf(ret) : callingFunction(it, pc);
             }
             return ret;
         }
@@ -103,8 +105,15 @@ public final class CallTracing {
         return f == null ? EAtom.UNDEFINED : ETuple.of(ra.module.name, f.name, ESmall.of(f.arity));
     }
 
-    /** A traced BIF called with return_to returned to {@code ra} (set by {@link #enter}). */
-    static void nativeReturnedTo(Interpreter it, ReturnAddr ra) { Tracing.returnTo(it.p, functionOf(ra)); }
+    /** The function of the call instruction before {@code pc} in the running module. */
+    private static Term callingFunction(Interpreter it, int pc) {
+        BeamModule m = it.mod;
+        FuncInfo f = m == null || pc <= 0 ? null : m.functionAt(pc - 1);
+        return f == null ? EAtom.UNDEFINED : ETuple.of(m.name, f.name, ESmall.of(f.arity));
+    }
+
+    /** A traced BIF called with return_to returned to function {@code mfa} (set by {@link #enter}). */
+    static void nativeReturnedTo(Interpreter it, Term mfa) { Tracing.returnTo(it.p, mfa); }
 
     /**
      * A traced process starts in erlang:apply (a spawned fun, or spawn(erlang, apply, ...)): erts

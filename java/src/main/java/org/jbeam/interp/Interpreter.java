@@ -424,15 +424,15 @@ public final class Interpreter {
 
     /** A traced native's {M, F, Arity} when its pattern asked for return_trace (CallTracing.enter): it runs in place, with no frame to return through. */
     ETuple nativeReturnTrace;
-    /** Where a traced native called with return_to returns to (CallTracing.enter): return_to names its function after the call. */
-    ReturnAddr nativeReturnTo;
+    /** The function a traced native called with return_to returns to (CallTracing.enter): return_to names it after the call. */
+    Term nativeReturnTo;
 
     /** Call through an export; {@code ret} null means a tail call. Returns the next pc. */
     int callExport(Export e, int arity, ReturnAddr ret, int pc) {
         ETuple returnTrace = null;
-        ReturnAddr returnTo = null;
+        Term returnTo = null;
         if (e.callTrace != null) {
-            ret = CallTracing.enter(this, e, arity, ret);
+            ret = CallTracing.enter(this, e, arity, ret, pc);
             returnTrace = nativeReturnTrace;
             nativeReturnTrace = null;
             returnTo = nativeReturnTo;
