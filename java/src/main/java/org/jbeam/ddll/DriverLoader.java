@@ -53,7 +53,7 @@ public final class DriverLoader {
     private final Runtime vm;
     /** Guarded by this, in load order. */
     private final LinkedHashMap<String, Loaded> loaded = new LinkedHashMap<>();
-    /** Whether any process has loaded something: process exits look at the table only then. */
+    /** Whether a driver is loaded: process exits and open_port look at the table only then. */
     private volatile boolean any;
 
     public DriverLoader(Runtime vm) { this.vm = vm; }
@@ -88,6 +88,7 @@ public final class DriverLoader {
             if (n != null) { if (n > 1) l.users.put(by, n - 1); else l.users.remove(by); }
             if (!l.users.isEmpty()) return Unload.PENDING_PROCESS;
             loaded.remove(name);
+            any = !loaded.isEmpty();
             kill = killPorts || l.killPorts ? new ArrayList<>(l.ports) : List.of();
         }
         killAll(kill);
@@ -105,6 +106,7 @@ public final class DriverLoader {
                 it.remove();
                 if (l.killPorts) kill.addAll(l.ports);
             }
+            any = !loaded.isEmpty();
         }
         killAll(kill);
     }
