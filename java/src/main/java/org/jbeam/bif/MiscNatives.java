@@ -43,11 +43,6 @@ public final class MiscNatives implements BifModule {
         });
         // No system profiling in jbeam: nothing was set before, nothing is set now.
         SystemMonitor.register(t);
-        // The linked-in drivers jbeam emulates (erts lists its static drivers the same way). Loading
-        // C port drivers (erl_ddll:try_load) is not supported.
-        t.bif0("erl_ddll", "loaded_drivers", p -> ETuple.of(EAtom.OK, ECons.of(
-                IoLists.stringToCharlist("tcp_inet"), IoLists.stringToCharlist("udp_inet"),
-                IoLists.stringToCharlist("ram_file_drv"), IoLists.stringToCharlist("tty_sl"))));
         t.bif2("erlang", "system_profile", (p, x, y) -> EAtom.UNDEFINED);
 
         t.bif1("string", "list_to_integer", (p, l) -> listToInteger(l));

@@ -119,6 +119,7 @@ public final class PortBifs implements BifModule {
             EPort port = drv == null ? null
                     : drv.equals("ram_file_drv") ? org.jbeam.file.RamFileDriver.open(p, binary)
                     : org.jbeam.inet.InetDrivers.open(p, drv);
+            if (port == null && drv != null) port = p.vm.drivers.open(p, drv); // a loaded driver (erl_ddll)
             if (port != null) return port;
             if (t.get(0) == SPAWN) {
                 // An atom names the command too ({spawn, foo} runs foo), as in erts.

@@ -15,7 +15,6 @@ final class ProcessInfo {
             "links", "dictionary", "trap_exit", "error_handler", "priority", "group_leader", "total_heap_size",
             "heap_size", "stack_size", "reductions", "garbage_collection", "suspending"};
 
-    private static final Term HIBERNATE = ETuple.of(EAtom.of("erlang"), EAtom.of("hibernate"), ESmall.of(3));
 
     private static ErlProcess target(Term pid) {
         if (!(pid instanceof EPid p)) throw ErlangException.badarg();
@@ -61,11 +60,7 @@ final class ProcessInfo {
             case "registered_name" -> q.registeredName;
             case "current_function" -> q == self && q.interpreter != null && q.interpreter.currentFunction() != null
                     ? q.interpreter.currentFunction()
-                    : q.hibernated && q.module == org.jbeam.runtime.ProcessTable.SYSTEM
-                    && q.pc == org.jbeam.runtime.ProcessTable.PC_START ? HIBERNATE
-                    : q.module != null && q.module.functionAt(q.pc) != null
-                    ? ETuple.of(q.module.name, q.module.functionAt(q.pc).name, ESmall.of(q.module.functionAt(q.pc).arity))
-                    : q.initialCall;
+                    : q.savedFunction();
             case "initial_call" -> q.initialCall;
             case "status" -> EAtom.of(q == self ? "running" : q.suspended() ? "suspended"
                     : q.status() == ErlProcess.WAITING ? "waiting" : "runnable");

@@ -71,6 +71,8 @@ public final class Ops {
     public static final int TRACE_ENTRY = 305;
     /** Where a call_time-traced call returns to: charge the callee's time, restore the caller's clock (interp.CallTracing). */
     public static final int RETURN_TIME = 320;
+    /** Where a call traced with the return_to flag returns to: send return_to with the caller, then return on (interp.CallTracing). */
+    public static final int RETURN_TO = 321;
 
     /** The specialised opcode for a BIF instruction calling {@code erlang:name/arity}, or -1. */
     public static int specialise(String name, int arity) {
@@ -102,6 +104,7 @@ public final class Ops {
             case RETURN_TRACE -> "return_trace";
             case TRACE_ENTRY -> "trace_entry";
             case RETURN_TIME -> "return_time_trace";
+            case RETURN_TO -> "return_to_trace";
             case JIT_ENTER -> "jit_enter";
             case ADD -> "gc_bif2 +";
             case SUB -> "gc_bif2 -";

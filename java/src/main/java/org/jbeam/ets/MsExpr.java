@@ -30,7 +30,7 @@ abstract sealed class MsExpr {
                 case "return_trace" -> out.returnTrace = true;
                 case "exception_trace" -> { out.returnTrace = true; out.exceptionTrace = true; }
                 case "message" -> out.message = arg.eval(c);
-                default -> { return EAtom.UNDEFINED; } // caller: jbeam does not report it
+                default -> { return out.caller; } // caller
             }
             return EAtom.TRUE;
         }

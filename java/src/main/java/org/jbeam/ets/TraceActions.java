@@ -10,4 +10,6 @@ public final class TraceActions {
     public boolean exceptionTrace;
     /** {message, X}: null when not given (the plain call message); false suppresses it; true is plain; else an extra element. */
     public Term message;
+    /** What {caller} answers: the calling function's {M, F, Arity}, or undefined (set before the spec runs). */
+    public Term caller = org.jbeam.term.EAtom.UNDEFINED;
 }

@@ -1,6 +1,7 @@
 package org.jbeam.interp;
 
 import org.jbeam.code.BeamModule;
+import org.jbeam.code.CatchTag;
 import org.jbeam.code.Export;
 import org.jbeam.code.FuncInfo;
 import org.jbeam.code.Instr;
@@ -27,12 +28,19 @@ public final class CallTracing {
 
     static final ReturnAddr RETURN_TRACE_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TRACE, null, 0),
             EXCEPTION_TRACE_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TRACE, null, 0),
-            RETURN_TIME_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TIME, null, 0);
+            RETURN_TIME_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TIME, null, 0),
+            RETURN_TO_ADDR = new ReturnAddr(ProcessTable.SYSTEM, ProcessTable.PC_RETURN_TO, null, 0);
 
-    /** Called by callExport when {@code e} has a pattern; returns the return address the call should push. */
-    static ReturnAddr enter(Interpreter it, Export e, int arity, ReturnAddr ret) {
+    private static final EAtom ERLANG = EAtom.of("erlang"), APPLY = EAtom.of("apply");
+
+    /**
+     * Called by callExport when {@code e} has a pattern; returns the return address the call should
+     * push. A call of erlang:apply/2,3 is not traced: erts' loader makes those calls its apply
+     * instruction, which passes no breakpoint (the applied function's call is traced).
+     */
+    static ReturnAddr enter(Interpreter it, Export e, int arity, ReturnAddr ret, int pc) {
         FunctionTrace ft = (FunctionTrace) e.callTrace;
-        if (ft == null) return ret;
+        if (ft == null || e.m == ERLANG && e.f == APPLY) return ret;
         FunctionTrace.Counter n = ft.counter;
         if (n != null) n.hit();
         BeamModule m = e.module;
@@ -42,17 +50,94 @@ public final class CallTracing {
         if (time != null && timed(it) && !inPlace) ret = timeFrame(it, time, ret);
         CallPattern pat = ft.external();
         if (pat == null || it.p.trace == null) return ret;
-        int frame = Tracing.call(it.p, pat, e.m, e.f, it.args(arity));
+        // {caller}: where the call returns to. erts runs a BIF called last as a call followed by a
+        // return, so a BIF's caller is the calling function even then.
+        Term caller = pat.spec() == null ? null : ret != null ? functionOf(ret)
+                : e.bif != null ? callingFunction(it, pc) : functionOf(continuation(it.stk, it.sp - 1));
+        int frame = Tracing.call(it.p, pat, e.m, e.f, it.args(arity), caller);
         if (frame == Tracing.NO_FRAME) return ret;
         if (inPlace) {
-            // A BIF or native runs in place: callExport sends return_from with its result.
-            if (e.bif != null) it.nativeReturnTrace = ETuple.of(e.m, e.f, ESmall.of(arity));
+            // A BIF or native runs in place: callExport sends return_from with its result, then
+            // return_to the calling function, a tail call too (erts returns from a BIF into the
+            // caller's code, which then returns).
+            if (e.bif != null) {
+                if ((frame & Tracing.TRACE_FRAMES) != 0) it.nativeReturnTrace = ETuple.of(e.m, e.f, ESmall.of(arity));
+                if ((frame & Tracing.RETURN_TO_FRAME) != 0) it.nativeReturnTo = ret != null ? functionOf(ret) : callingFunction(it, pc);
+            }
             return ret;
         }
+        if ((frame & Tracing.RETURN_TO_FRAME) != 0 && (ret != null || !returnToOnTop(it))) {
+            if (ret != null) it.push(ret);
+            ret = RETURN_TO_ADDR;
+        }
+        if ((frame & Tracing.TRACE_FRAMES) == 0) return ret;
         if (ret != null) it.push(ret);
         it.pushTerm(ETuple.of(e.m, e.f, ESmall.of(arity)));
         return frameAddr(frame);
     }
+
+    /** A tail call from a function called with a return_to frame returns through that frame (erts pushes no second one). */
+    private static boolean returnToOnTop(Interpreter it) { return it.sp > 0 && it.stk[it.sp - 1] == RETURN_TO_ADDR; }
+
+    /**
+     * The return_to_trace instruction: return_to names the function the return lands in (the
+     * next real return address below any other trace frames), then the return goes on.
+     */
+    static int returnedTo(Interpreter it) {
+        Tracing.returnTo(it.p, functionOf(continuation(it.stk, it.sp - 1)));
+        return it.doReturn();
+    }
+
+    /** The first real return address at or below stack index {@code i}, skipping trace frames. */
+    private static ReturnAddr continuation(Term[] s, int i) {
+        while (i >= 0) {
+            Term t = s[i];
+            if (t == RETURN_TRACE_ADDR || t == EXCEPTION_TRACE_ADDR || t == RETURN_TIME_ADDR) i -= 2;
+            else if (t == RETURN_TO_ADDR) i--;
+            else return t instanceof ReturnAddr ra ? ra : null;
+        }
+        return null;
+    }
+
+    /** {M, F, Arity} of the function a return address is in; undefined for none (erts: the exit continuation). */
+    static Term functionOf(ReturnAddr ra) {
+        FuncInfo f = ra == null ? null : ra.func;
+        return f == null ? EAtom.UNDEFINED : ETuple.of(ra.module.name, f.name, ESmall.of(f.arity));
+    }
+
+    /** The function of the call instruction before {@code pc} in the running module. */
+    private static Term callingFunction(Interpreter it, int pc) {
+        BeamModule m = it.mod;
+        FuncInfo f = m == null || pc <= 0 ? null : m.functionAt(pc - 1);
+        return f == null ? EAtom.UNDEFINED : ETuple.of(m.name, f.name, ESmall.of(f.arity));
+    }
+
+    /** A traced BIF called with return_to returned to function {@code mfa} (set by {@link #enter}). */
+    static void nativeReturnedTo(Interpreter it, Term mfa) { Tracing.returnTo(it.p, mfa); }
+
+    /**
+     * A traced process starts in erlang:apply (a spawned fun, or spawn(erlang, apply, ...)): erts
+     * enters apply through its export, which traces the call as any, where jbeam's start goes to
+     * the fun directly (and callExport does not trace apply). {@code args}: apply's arguments.
+     */
+    static void startApply(Interpreter it, Term[] args) {
+        Export ap = it.vm.exports.find(ERLANG, APPLY, args.length);
+        FunctionTrace ft = ap == null ? null : (FunctionTrace) ap.callTrace;
+        if (ft == null) return;
+        FunctionTrace.Counter n = ft.counter;
+        if (n != null) n.hit();
+        CallPattern pat = ft.external();
+        if (pat == null) return;
+        int frame = Tracing.call(it.p, pat, ERLANG, APPLY, args, pat.spec() == null ? null : EAtom.UNDEFINED);
+        // apply tail-calls what it applies: the frames go above the process's exit continuation.
+        if ((frame & Tracing.RETURN_TO_FRAME) != 0 && !returnToOnTop(it)) it.push(RETURN_TO_ADDR);
+        if ((frame & Tracing.TRACE_FRAMES) != 0) {
+            it.pushTerm(ETuple.of(ERLANG, APPLY, ESmall.of(args.length)));
+            it.push(frameAddr(frame));
+        }
+    }
+
+    static boolean isApply(Export e) { return e.m == ERLANG && e.f == APPLY; }
 
     /** Whether the process's calls are timed: call_time counts for processes with the call trace flag. */
     private static boolean timed(Interpreter it) {
@@ -101,9 +186,16 @@ public final class CallTracing {
     static void unwinding(Interpreter it, org.jbeam.runtime.ErlangException ex, int bottom) {
         Term[] s = it.stk;
         CallTime.Mark outermost = null;
+        boolean returnTo = false;
         for (int i = it.sp - 1; i > bottom && i > 0; i--) {
             if (s[i] == EXCEPTION_TRACE_ADDR && s[i - 1] instanceof ETuple mfa) Tracing.exceptionFrom(it.p, mfa, ex.cls, ex.reason);
             if (s[i] == RETURN_TIME_ADDR && s[i - 1] instanceof CallTime.Mark mk) outermost = mk;
+            if (s[i] == RETURN_TO_ADDR) returnTo = true;
+        }
+        // A return_to frame passed on the way to a catch: return_to names the function that catches (erts' next_catch).
+        if (returnTo && bottom >= 0 && s[bottom] instanceof CatchTag ct) {
+            FuncInfo f = ct.module.functionAt(ct.pc);
+            Tracing.returnTo(it.p, f == null ? EAtom.UNDEFINED : ETuple.of(ct.module.name, f.name, ESmall.of(f.arity)));
         }
         // call_time frames unwound: time goes back to the function that catches.
         if (outermost != null && it.p.callClock != null) it.p.callClock.switchTo(it.p.pid, outermost.previous, System.nanoTime());
@@ -124,9 +216,12 @@ public final class CallTracing {
         }
         CallPattern pat = ft.local;
         if (pat != null && it.p.trace != null) {
-            int frame = Tracing.call(it.p, pat, f.module.name, f.name, it.args(f.arity));
-            if (frame != Tracing.NO_FRAME) {
-                // The caller's continuation (if any) is already on the stack: the frame goes above it.
+            int frame = Tracing.call(it.p, pat, f.module.name, f.name, it.args(f.arity),
+                    pat.spec() == null ? null : functionOf(continuation(it.stk, it.sp - 1)));
+            // The caller's continuation (if any) is already on the stack: the frames go above it,
+            // return_to's first (a tail call from a function that has one returns through it).
+            if ((frame & Tracing.RETURN_TO_FRAME) != 0 && !returnToOnTop(it)) it.push(RETURN_TO_ADDR);
+            if ((frame & Tracing.TRACE_FRAMES) != 0) {
                 it.pushTerm(ETuple.of(f.module.name, f.name, ESmall.of(f.arity)));
                 it.push(frameAddr(frame));
             }

@@ -424,14 +424,19 @@ public final class Interpreter {
 
     /** A traced native's {M, F, Arity} when its pattern asked for return_trace (CallTracing.enter): it runs in place, with no frame to return through. */
     ETuple nativeReturnTrace;
+    /** The function a traced native called with return_to returns to (CallTracing.enter): return_to names it after the call. */
+    Term nativeReturnTo;
 
     /** Call through an export; {@code ret} null means a tail call. Returns the next pc. */
     int callExport(Export e, int arity, ReturnAddr ret, int pc) {
         ETuple returnTrace = null;
+        Term returnTo = null;
         if (e.callTrace != null) {
-            ret = CallTracing.enter(this, e, arity, ret);
+            ret = CallTracing.enter(this, e, arity, ret, pc);
             returnTrace = nativeReturnTrace;
             nativeReturnTrace = null;
+            returnTo = nativeReturnTo;
+            nativeReturnTo = null;
         }
         BifTable.Entry b = e.bif;
         if (b != null) {
@@ -439,6 +444,7 @@ public final class Interpreter {
             Term r = invokeNative(b, arity);
             if (r instanceof Trap t) return trap(t, ret, pc);
             if (returnTrace != null) org.jbeam.trace.Tracing.returned(p, returnTrace, r);
+            if (returnTo != null) CallTracing.nativeReturnedTo(this, returnTo);
             x[0] = r;
             return ret != null ? pc : doReturn();
         }

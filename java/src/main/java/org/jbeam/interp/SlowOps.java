@@ -167,8 +167,13 @@ final class SlowOps {
             case Ops.NORMAL_EXIT -> { Interpreter.pin(); it.p.vm.returned(it.p, it.x[0]); return leave(it, it.exit(EAtom.NORMAL)); }
             case Ops.APPLY_TRAMPOLINE -> { Interpreter.pin();
                 var p = it.p;
-                if (p.startFun != null) { EFun f = p.startFun; p.startFun = null; return it.callFun(f, 0, null, pc); }
+                if (p.startFun != null) {
+                    EFun f = p.startFun; p.startFun = null;
+                    if (p.trace != null) CallTracing.startApply(it, new Term[] {f, ENil.NIL});
+                    return it.callFun(f, 0, null, pc);
+                }
                 Export e = p.startExport; p.startExport = null;
+                if (p.trace != null && CallTracing.isApply(e)) CallTracing.startApply(it, it.args(e.arity));
                 return it.callExport(e, e.arity, null, pc);
             }
             case Ops.AWAIT_ASYNC -> { Interpreter.pin();
@@ -178,6 +183,7 @@ final class SlowOps {
             case Ops.RETURN_TRACE -> { Interpreter.pin(); return CallTracing.returned(it); }
             case Ops.TRACE_ENTRY -> { Interpreter.pin(); return CallTracing.localEntry(it, in); }
             case Ops.RETURN_TIME -> { Interpreter.pin(); return CallTracing.returnedTime(it); }
+            case Ops.RETURN_TO -> { Interpreter.pin(); return CallTracing.returnedTo(it); }
             case INT_CODE_END -> { Interpreter.pin(); throw new IllegalStateException("fell off the end of " + it.mod.name.name); }
             default -> {
                 return Branches.orNext(BitSyntax.execute(it, in, pc), pc);

@@ -75,6 +75,21 @@ public final class ErlProcess {
     public EPid groupLeader;
     public EAtom registeredName;
     public Term initialCall = ENil.NIL;
+
+    private static final Term HIBERNATE = ETuple.of(EAtom.of("erlang"), EAtom.of("hibernate"), ESmall.of(3));
+
+    /**
+     * {M, F, Arity} of the function this process resumes in, from its saved state (so not while it
+     * runs): process_info(P, current_function) of another process, and the running trace events.
+     * A process that has not run yet is in its initial call.
+     */
+    public Term savedFunction() {
+        BeamModule m = module;
+        int at = pc;
+        if (hibernated && m == ProcessTable.SYSTEM && at == ProcessTable.PC_START) return HIBERNATE;
+        org.jbeam.code.FuncInfo f = m == null ? null : m.functionAt(at);
+        return f != null ? ETuple.of(m.name, f.name, ESmall.of(f.arity)) : initialCall;
+    }
     public Term exitReason;
     /** Last exception (class, reason, stacktrace) for build_stacktrace/raise. */
     public ErlangException lastException;

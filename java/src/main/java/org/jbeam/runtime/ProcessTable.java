@@ -15,7 +15,7 @@ import org.jbeam.term.*;
 public final class ProcessTable {
     /** Code every process starts in: a trampoline calling the initial function, then normal exit. */
     public static final BeamModule SYSTEM = systemModule();
-    public static final int PC_START = 1, PC_EXIT = 2, PC_AWAIT = 3, PC_RETURN_TRACE = 4, PC_RETURN_TIME = 5;
+    public static final int PC_START = 1, PC_EXIT = 2, PC_AWAIT = 3, PC_RETURN_TRACE = 4, PC_RETURN_TIME = 5, PC_RETURN_TO = 6;
     static final ReturnAddr EXIT_ADDR = new ReturnAddr(SYSTEM, PC_EXIT, null, 0);
 
     private final Runtime vm;
@@ -28,7 +28,7 @@ public final class ProcessTable {
         BeamModule m = new BeamModule(EAtom.of("$jbeam_system"));
         Instr start = new Instr(Ops.APPLY_TRAMPOLINE);
         m.code = new Instr[] {new Instr(org.jbeam.loader.Opcodes.INT_CODE_END), start, new Instr(Ops.NORMAL_EXIT), new Instr(Ops.AWAIT_ASYNC),
-                new Instr(Ops.RETURN_TRACE), new Instr(Ops.RETURN_TIME)};
+                new Instr(Ops.RETURN_TRACE), new Instr(Ops.RETURN_TIME), new Instr(Ops.RETURN_TO)};
         m.consts = new Term[0];
         m.functions = new FuncInfo[0];
         m.funs = new FunEntry[0];
@@ -171,6 +171,7 @@ public final class ProcessTable {
         }
         releaseSuspensions(p);
         vm.ports.processExited(p);
+        vm.drivers.processExited(p.pid);
         org.jbeam.file.FileHandle.ownerExited(p);
         org.jbeam.socket.SocketNifs.processExited(p);
         org.jbeam.nif.NifReaper.processExited(p);

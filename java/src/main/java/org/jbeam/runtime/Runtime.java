@@ -40,6 +40,8 @@ public final class Runtime {
     public final ProcessTable processes = new ProcessTable(this);
     public final Registry registry = new Registry();
     public final Ports ports = new Ports(this);
+    /** erl_ddll's loaded drivers (the Java ones). */
+    public final org.jbeam.ddll.DriverLoader drivers = new org.jbeam.ddll.DriverLoader(this);
     public final org.jbeam.bif.Aliases aliases = new org.jbeam.bif.Aliases();
     public final Scheduler scheduler;
     public final DirtyPools dirty;

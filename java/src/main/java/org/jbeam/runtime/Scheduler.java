@@ -378,6 +378,7 @@ public final class Scheduler {
         int outcome;
         org.jbeam.trace.CallTime.Clock clock = p.callClock; // call_time stops while scheduled out
         if (clock != null) clock.in();
+        if (p.trace != null) org.jbeam.trace.Tracing.scheduledIn(p); // running: in
         try {
             outcome = interp.run(p, SLICE);
         } catch (Throwable t) {
@@ -385,6 +386,7 @@ public final class Scheduler {
             outcome = Interpreter.EXITED;
         }
         if ((clock = p.callClock) != null) clock.out(p.pid);
+        if (p.trace != null) org.jbeam.trace.Tracing.scheduledOut(p, outcome == Interpreter.EXITED); // running: out
         switch (outcome) {
             case Interpreter.YIELDED -> {
                 p.status.set(ErlProcess.RUNNABLE);

@@ -8,8 +8,10 @@ import org.jbeam.term.*;
 
 /**
  * erlang:trace/3, trace_info/2 and trace_delivered/1 for processes (the process half of erts'
- * erl_bif_trace.c). Ports cannot be traced yet: a port as PidPortSpec is a badarg, and the
- * port specs ({@code ports}, {@code existing_ports}, {@code new_ports}) match nothing.
+ * erl_bif_trace.c). The tracer is a local process or a local open port ({@code {tracer, Port}},
+ * which gets each message as term_to_binary, see {@link Tracing}). Ports cannot be traced yet: a
+ * port as PidPortSpec is a badarg, and the port specs ({@code ports}, {@code existing_ports},
+ * {@code new_ports}) match nothing.
  */
 public final class TraceBifs implements BifModule {
     private static final EAtom TRACER = EAtom.of("tracer"), FLAGS = EAtom.of("flags"), ALL = EAtom.of("all"),
@@ -33,13 +35,13 @@ public final class TraceBifs implements BifModule {
     }
 
     /** The parsed flag list: bits and an explicit tracer (null when none was given). */
-    private record Request(int flags, EPid tracer) {}
+    private record Request(int flags, Term tracer) {}
 
     private static Term trace(ErlProcess p, Term spec, Term how, Term flagList) {
         Request r = parse(p, flagList);
         if (how != EAtom.TRUE && how != EAtom.FALSE) throw ErlangException.badarg();
         boolean on = how == EAtom.TRUE;
-        EPid tracer = r.tracer() != null ? r.tracer() : p.pid;
+        Term tracer = r.tracer() != null ? r.tracer() : p.pid;
         if (spec instanceof EPid pid) {
             if (pid.node != p.vm.nodeName) throw ErlangException.badarg();
             ErlProcess q = p.vm.resolve(pid);
@@ -60,7 +62,7 @@ public final class TraceBifs implements BifModule {
 
     private static Request parse(ErlProcess p, Term list) {
         int flags = 0;
-        EPid tracer = null;
+        Term tracer = null;
         Term l = list;
         while (l instanceof ECons c) {
             Term f = c.head;
@@ -69,10 +71,13 @@ public final class TraceBifs implements BifModule {
                 if (bit == 0) throw ErlangException.badarg();
                 flags |= bit;
             } else if (f instanceof ETuple t && t.arity() == 2 && t.get(0) == TRACER) {
-                // A local process (port and module tracers are not supported). erts accepts a dead
-                // one: the tracee's flags go when it first has something to send.
-                if (!(t.get(1) instanceof EPid tp) || tp.node != p.vm.nodeName) throw ErlangException.badarg();
-                tracer = tp;
+                // A local process or port (module tracers are not supported). erts accepts a dead
+                // process: the tracee's flags go when it first has something to send; a port must
+                // be open.
+                Term tt = t.get(1);
+                if (tt instanceof EPid tp && tp.node == p.vm.nodeName) tracer = tp;
+                else if (tt instanceof EPort tp && tp.node == p.vm.nodeName && p.vm.ports.get(tp) != null) tracer = tp;
+                else throw ErlangException.badarg();
             } else {
                 throw ErlangException.badarg();
             }
@@ -87,7 +92,7 @@ public final class TraceBifs implements BifModule {
      * gave one; a process traced by another live tracer cannot get a different one (false). With no
      * flags left the tracer goes too.
      */
-    private static boolean apply(ErlProcess q, boolean on, int flags, EPid tracer) {
+    private static boolean apply(ErlProcess q, boolean on, int flags, Term tracer) {
         synchronized (q) {
             TraceState cur = q.trace;
             if (cur != null && !tracerAlive(q, cur)) cur = null;
@@ -103,17 +108,14 @@ public final class TraceBifs implements BifModule {
         }
     }
 
-    private static void setNew(ErlProcess p, boolean on, int flags, EPid tracer) {
+    private static void setNew(ErlProcess p, boolean on, int flags, Term tracer) {
         TraceState cur = p.vm.traceNew;
         int now = cur == null ? 0 : cur.flags();
         now = on ? now | flags : now & ~flags;
         p.vm.traceNew = now == 0 ? null : new TraceState(now, on || cur == null ? tracer : cur.tracer());
     }
 
-    private static boolean tracerAlive(ErlProcess q, TraceState ts) {
-        ErlProcess t = q.vm.resolve(ts.tracer());
-        return t != null && t.isAlive();
-    }
+    private static boolean tracerAlive(ErlProcess q, TraceState ts) { return Tracing.tracerAlive(q, ts); }
 
     private static Term traceInfo(ErlProcess p, Term what, Term item) {
         TraceState ts;

@@ -114,26 +114,68 @@ public final class Tracing {
         if (ts != null && ts.has(TraceFlags.PROCS)) emit(p, ts, on ? REGISTER : UNREGISTER, name);
     }
 
+    static final EAtom IN = EAtom.of("in"), OUT = EAtom.of("out"), OUT_EXITED = EAtom.of("out_exited");
+
+    /**
+     * The scheduler runs a traced process ({@code running}): in, with the function it resumes in.
+     * Called before the slice, behind the scheduler's test of the trace field.
+     */
+    public static void scheduledIn(ErlProcess p) {
+        TraceState ts = p.trace;
+        if (ts != null && ts.has(TraceFlags.RUNNING)) emit(p, ts, IN, p.savedFunction());
+    }
+
+    /**
+     * The slice of a traced process ended: out with the function it stopped in, or when it exited,
+     * out_exited with 0 under the {@code exiting} flag (erts sends nothing for an exit to
+     * {@code running} alone). jbeam finishes an exit within the slice, so erts' in_exiting and
+     * out_exiting (an exit spread over schedulings) do not occur.
+     */
+    public static void scheduledOut(ErlProcess p, boolean exited) {
+        TraceState ts = p.trace;
+        if (ts == null) return;
+        if (exited) { if (ts.has(TraceFlags.EXITING)) emit(p, ts, OUT_EXITED, ESmall.ZERO); }
+        else if (ts.has(TraceFlags.RUNNING)) emit(p, ts, OUT, p.savedFunction());
+    }
+
+    static final EAtom RETURN_TO = EAtom.of("return_to");
+
+    /**
+     * A call traced with return_to returned (or an exception was caught) in function {@code mfa}
+     * ({@code undefined} when that is no function, as erts says of its exit continuation).
+     */
+    public static void returnTo(ErlProcess p, Term mfa) {
+        TraceState ts = p.trace;
+        if (ts != null && ts.has(TraceFlags.CALL) && ts.has(TraceFlags.RETURN_TO)) emit(p, ts, RETURN_TO, mfa);
+    }
+
     static final EAtom CALL = EAtom.of("call"), RETURN_FROM = EAtom.of("return_from");
 
-    /** What frame a traced call needs under its callee (see {@link #call}). */
-    public static final int NO_FRAME = 0, RETURN_FRAME = 1, EXCEPTION_FRAME = 2;
+    /**
+     * What frames a traced call needs under its callee (see {@link #call}): none, a return-trace
+     * or an exception-trace frame (the low bits), and a return_to frame (RETURN_TO_FRAME).
+     */
+    public static final int NO_FRAME = 0, RETURN_FRAME = 1, EXCEPTION_FRAME = 2, RETURN_TO_FRAME = 4, TRACE_FRAMES = 3;
 
     /**
      * A call of a function with pattern {@code pat} by {@code p}: the call message if p has the call
      * flag and the match spec matches. Returns the frame the spec asked for: {return_trace} a
-     * return-trace frame, {exception_trace} one that also reports an exception passing through.
+     * return-trace frame, {exception_trace} one that also reports an exception passing through;
+     * with RETURN_TO_FRAME, a process with the return_to flag wants return_to when the call of a
+     * locally traced function returns (erts sends return_to only for local patterns).
+     * {@code caller}: what the spec's {caller} answers (the function the call returns to).
      */
-    public static int call(ErlProcess p, CallPattern pat, EAtom m, EAtom f, Term[] args) {
+    public static int call(ErlProcess p, CallPattern pat, EAtom m, EAtom f, Term[] args, Term caller) {
         TraceState ts = p.trace;
         if (ts == null || !ts.has(TraceFlags.CALL)) return NO_FRAME;
         Term argList = ECons.of(args);
         Term extra = null;
-        int frame = NO_FRAME;
+        int frame = pat.local() && ts.has(TraceFlags.RETURN_TO) ? RETURN_TO_FRAME : NO_FRAME;
         if (pat.spec() != null) {
             org.jbeam.ets.TraceActions out = new org.jbeam.ets.TraceActions();
+            out.caller = caller;
             if (!pat.spec().runTrace(argList, p, out)) return NO_FRAME;
-            frame = out.exceptionTrace ? EXCEPTION_FRAME : out.returnTrace ? RETURN_FRAME : NO_FRAME;
+            frame |= out.exceptionTrace ? EXCEPTION_FRAME : out.returnTrace ? RETURN_FRAME : NO_FRAME;
             extra = out.message;
             if (extra == EAtom.FALSE) return frame;
             if (extra == EAtom.TRUE) extra = null;
@@ -171,9 +213,23 @@ public final class Tracing {
     }
 
     private static void deliver(ErlProcess p, TraceState ts, Term message) {
-        ErlProcess tracer = p.vm.resolve(ts.tracer());
-        if (tracer == null || !tracer.isAlive()) { stop(p, ts); return; }
-        tracer.deliver(message);
+        if (ts.tracer() instanceof EPid pid) {
+            if (pid == p.pid || pid.equals(p.pid)) return; // erts sends a process none of its own trace messages
+            ErlProcess tracer = p.vm.resolve(pid);
+            if (tracer == null || !tracer.isAlive()) { stop(p, ts); return; }
+            tracer.deliver(message);
+        } else if (!PortTracer.output(p, (EPort) ts.tracer(), message)) {
+            stop(p, ts);
+        }
+    }
+
+    /** Whether the tracer of {@code ts} can still take messages (a live process, an open port). */
+    static boolean tracerAlive(ErlProcess q, TraceState ts) {
+        if (ts.tracer() instanceof EPid pid) {
+            ErlProcess t = q.vm.resolve(pid);
+            return t != null && t.isAlive();
+        }
+        return q.vm.ports.get(ts.tracer()) != null;
     }
 
     /** Ends the tracing of {@code p} if it is still {@code ts} (its tracer is gone). */
