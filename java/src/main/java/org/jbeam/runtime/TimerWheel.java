@@ -216,16 +216,45 @@ public final class TimerWheel {
         }
     }
 
-    /** The tick of the next non-empty bucket, or Long.MAX_VALUE when no timer is linked. */
+    /**
+     * The tick of the next bucket holding a pending timer, or Long.MAX_VALUE when no timer is
+     * linked. Buckets on the way that hold only cancelled timers are emptied instead of slept
+     * for: a process that waits in {@code receive ... after 200} between messages leaves one
+     * cancelled timer per message, each in its own 100 µs bucket, and waking for each of them cost
+     * RabbitMQ's broker a wake-up of this thread per message round trip, a tenth of its CPU
+     * (ADR 0057). Each cancelled timer is unlinked once, so the walk costs no more than the
+     * processBucket visit it replaces.
+     */
     private long nextBusyTick() {
-        if (linked == 0) return Long.MAX_VALUE;
         long k = doneTick + 1, end = doneTick + SLOTS;
-        while (k <= end) {
+        while (k <= end && linked > 0) {
             int i = (int) (k & MASK);
             long w = busy[i >>> 6] >>> (i & 63); // bits of buckets i.. within i's word
-            if (w != 0) return Math.min(end, k + Long.numberOfTrailingZeros(w));
-            k += 64 - (i & 63);
+            if (w == 0) { k += 64 - (i & 63); continue; }
+            long b = k + Long.numberOfTrailingZeros(w);
+            if (b > end) return end;
+            int j = (int) (b & MASK);
+            if (dropCancelled(j)) return b;
+            k = b + 1;
         }
-        return end;
+        return linked == 0 ? Long.MAX_VALUE : end;
+    }
+
+    /** Unlinks bucket {@code i}'s cancelled timers; true if a pending one is left. */
+    private boolean dropCancelled(int i) {
+        Timer prev = null;
+        for (Timer t = heads[i]; t != null; ) {
+            Timer next = t.next;
+            if (!t.isPending()) {
+                if (prev == null) heads[i] = next; else prev.next = next;
+                if (tails[i] == t) tails[i] = prev;
+                t.next = null;
+                linked--;
+            } else prev = t;
+            t = next;
+        }
+        if (heads[i] != null) return true;
+        busy[i >>> 6] &= ~(1L << i);
+        return false;
     }
 }
