@@ -104,6 +104,8 @@ public final class TimerWheel {
     private long doneTick;
     /** Timers in buckets, cancelled ones included until unlinked (wheel thread only). */
     private int linked;
+    /** Times the thread has woken from a sleep (for tests: cancelled timers must not wake it). */
+    volatile long wakeups;
 
     TimerWheel(String name) {
         doneTick = Math.floorDiv(System.nanoTime(), TICK_NANOS);
@@ -151,6 +153,7 @@ public final class TimerWheel {
                     long delay = wake * TICK_NANOS - System.nanoTime();
                     if (delay > 0) LockSupport.parkNanos(this, delay);
                 }
+                wakeups++;
             }
             sleepingUntil = AWAKE;
         }
