@@ -243,20 +243,23 @@ public final class TimerWheel {
         return linked == 0 ? Long.MAX_VALUE : end;
     }
 
-    /** Unlinks bucket {@code i}'s cancelled timers; true if a pending one is left. */
+    /**
+     * Unlinks the cancelled timers at the head of bucket {@code i}; true if a pending one is left.
+     * It stops at the first pending timer, so a bucket full of pending timers (of this or a later
+     * revolution) is not walked on every wake-up; cancelled timers behind it go when the bucket's
+     * tick comes, as before.
+     */
     private boolean dropCancelled(int i) {
-        Timer prev = null;
-        for (Timer t = heads[i]; t != null; ) {
+        Timer t = heads[i];
+        while (t != null && !t.isPending()) {
             Timer next = t.next;
-            if (!t.isPending()) {
-                if (prev == null) heads[i] = next; else prev.next = next;
-                if (tails[i] == t) tails[i] = prev;
-                t.next = null;
-                linked--;
-            } else prev = t;
+            t.next = null;
+            linked--;
             t = next;
         }
-        if (heads[i] != null) return true;
+        heads[i] = t;
+        if (t != null) return true;
+        tails[i] = null;
         busy[i >>> 6] &= ~(1L << i);
         return false;
     }
