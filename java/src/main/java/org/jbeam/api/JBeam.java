@@ -196,6 +196,17 @@ public final class JBeam implements AutoCloseable {
         public Builder dirtyCpuSchedulers(int n) { this.dirtyCpu = Math.max(1, n); return this; }
         /** Dirty IO scheduler threads ({@code +SDio}); default 10. */
         public Builder dirtyIoSchedulers(int n) { this.dirtyIo = Math.max(1, n); return this; }
+        /**
+         * How long an idle scheduler thread polls for work before it sleeps, as erl's {@code +sbwt}:
+         * none, very_short, short, medium (the default), long or very_long.
+         */
+        public Builder schedulerBusyWait(String threshold) {
+            long n = org.jbeam.runtime.Scheduler.busyWaitNanos(threshold);
+            if (n < 0) throw new IllegalArgumentException("bad scheduler busy wait threshold: " + threshold);
+            this.busyWait = n;
+            return this;
+        }
+        private long busyWait = -1;
         /** Process, port and async-pool limits (erl's +P, +Q, +A; see Limits for erts' ranges). */
         public Builder limits(org.jbeam.runtime.Limits l) { this.limits = l; return this; }
         private org.jbeam.runtime.Limits limits = org.jbeam.runtime.Limits.DEFAULT;
@@ -240,6 +251,7 @@ public final class JBeam implements AutoCloseable {
             Runtime vm = new Runtime(schedulers, dirtyCpu < 0 ? schedulers : dirtyCpu, dirtyIo, path, stdout, stderr, stdin,
                     args, otpRoot, natives);
             vm.limits = limits;
+            if (busyWait >= 0) vm.scheduler.busyWait(busyWait);
             return new JBeam(vm);
         }
     }

@@ -57,6 +57,7 @@ public final class Main {
         if (cl.dirtyCpu > 0) b.dirtyCpuSchedulers(cl.dirtyCpu);
         if (cl.dirtyIo > 0) b.dirtyIoSchedulers(cl.dirtyIo);
         b.limits(cl.limits);
+        if (cl.busyWait != null) b.schedulerBusyWait(cl.busyWait);
         for (Path p : cl.pathFirst) b.addPathFirst(p);
         for (Path p : cl.pathLast) b.addPathLast(p);
         for (Path p : ErlLibs.ebinDirs()) b.addPathLast(p);
@@ -73,6 +74,8 @@ public final class Main {
     /** The parts of erl's command line that the emulator (not init) consumes. */
     static final class CommandLine {
         int schedulers = -1, dirtyCpu = -1, dirtyIo = -1;
+        /** +sbwt's value (scheduler busy wait threshold), or null. */
+        String busyWait;
         org.jbeam.runtime.Limits limits = org.jbeam.runtime.Limits.DEFAULT;
         /** +V or -version was given. */
         boolean version;
@@ -166,6 +169,10 @@ public final class Main {
                     if (s.equals("+SDcpu")) dirtyCpu = Integer.parseInt(v); else if (s.equals("+SDio")) dirtyIo = Integer.parseInt(v);
                 } catch (NumberFormatException e) { /* erl: usage error */ }
                 return i + 2;
+            }
+            if (s.equals("+sbwt") && i + 1 < a.length) {
+                if (org.jbeam.runtime.Scheduler.busyWaitNanos(a[i + 1]) >= 0) busyWait = a[i + 1];
+                else if (error == null) error = "bad scheduler busy wait threshold: " + a[i + 1];
             }
             if (s.equals("+V")) version = true;
             if ((name.equals("P") || name.equals("Q") || name.equals("A")) && val != null) {

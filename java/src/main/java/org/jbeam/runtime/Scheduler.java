@@ -24,8 +24,14 @@ public final class Scheduler {
     static final int MAX = 0, HIGH = 1, NORMAL = 2, LOW = 3;
     static final int LOW_EVERY = 8;
     static final long PARK_NANOS = 50_000_000L;
-    /** How long an idle worker polls for work before it parks (see ADR 0003). */
+    /** How long an idle worker polls for work before it parks by default (see ADR 0003): erl's +sbwt medium. */
     static final long SPIN_NANOS = Long.getLong("jbeam.sched.spinNanos", 10_000L);
+    /**
+     * This node's spin before parking: {@link #SPIN_NANOS} unless erl's {@code +sbwt} set it
+     * ({@link #busyWaitNanos}). RabbitMQ starts its node with {@code +sbwt none}: erts then parks an
+     * idle scheduler at once, and its broker spent a tenth of its CPU in this spin (ADR 0057).
+     */
+    private volatile long spinNanos = SPIN_NANOS;
     /**
      * Take even the one process a busy worker will run next (the default again: with the stricter rule
      * inet_tcp_lazy saw a freshly spawned process not run for 50 ms; see ADR 0003).
@@ -147,7 +153,7 @@ public final class Scheduler {
                 ErlProcess p = pollOwn();
                 if (p == null) p = steal(this);
                 if (p == null && !deferred.isEmpty()) flushDeferred(this, true);
-                if (p == null && SPIN_NANOS > 0) p = spin(this);
+                if (p == null && spinNanos > 0) p = spin(this);
                 if (p == null) { interp.idle(); park(this); continue; }
                 running = true;
                 long r0 = p.reductionsDone;
@@ -176,6 +182,26 @@ public final class Scheduler {
     void start() { for (Worker w : workers) w.thread.start(); }
 
     public int count() { return workers.length; }
+
+    /** Sets how long an idle worker spins before it parks (erl's {@code +sbwt}; 0: parks at once). */
+    public void busyWait(long nanos) { spinNanos = Math.max(0, nanos); }
+
+    /**
+     * erl's {@code +sbwt} values in nanoseconds of spinning: medium is the default spin, each step
+     * halves or doubles it (erts' own thresholds are spin-loop counts, not times); -1 for a value
+     * erts rejects.
+     */
+    public static long busyWaitNanos(String threshold) {
+        return switch (threshold) {
+            case "none" -> 0;
+            case "very_short" -> SPIN_NANOS / 4;
+            case "short" -> SPIN_NANOS / 2;
+            case "medium" -> SPIN_NANOS;
+            case "long" -> SPIN_NANOS * 2;
+            case "very_long" -> SPIN_NANOS * 4;
+            default -> -1;
+        };
+    }
 
     /** Processes queued on scheduler {@code i} (0-based), all priorities. */
     public int queued(int i) {
@@ -302,7 +328,7 @@ public final class Scheduler {
 
     /** Polls for work up to SPIN_NANOS before parking, so a wake-up arriving soon needs no unpark. */
     private ErlProcess spin(Worker w) {
-        long deadline = System.nanoTime() + SPIN_NANOS;
+        long deadline = System.nanoTime() + spinNanos;
         do {
             Thread.onSpinWait();
             ErlProcess p = w.pollOwn();

@@ -104,6 +104,8 @@ public final class TimerWheel {
     private long doneTick;
     /** Timers in buckets, cancelled ones included until unlinked (wheel thread only). */
     private int linked;
+    /** Times the thread has woken from a sleep (for tests: cancelled timers must not wake it). */
+    volatile long wakeups;
 
     TimerWheel(String name) {
         doneTick = Math.floorDiv(System.nanoTime(), TICK_NANOS);
@@ -151,6 +153,7 @@ public final class TimerWheel {
                     long delay = wake * TICK_NANOS - System.nanoTime();
                     if (delay > 0) LockSupport.parkNanos(this, delay);
                 }
+                wakeups++;
             }
             sleepingUntil = AWAKE;
         }
@@ -216,16 +219,48 @@ public final class TimerWheel {
         }
     }
 
-    /** The tick of the next non-empty bucket, or Long.MAX_VALUE when no timer is linked. */
+    /**
+     * The tick of the next bucket holding a pending timer, or Long.MAX_VALUE when no timer is
+     * linked. Buckets on the way that hold only cancelled timers are emptied instead of slept
+     * for: a process that waits in {@code receive ... after 200} between messages leaves one
+     * cancelled timer per message, each in its own 100 µs bucket, and waking for each of them cost
+     * RabbitMQ's broker a wake-up of this thread per message round trip, a tenth of its CPU
+     * (ADR 0057). Each cancelled timer is unlinked once, so the walk costs no more than the
+     * processBucket visit it replaces.
+     */
     private long nextBusyTick() {
-        if (linked == 0) return Long.MAX_VALUE;
         long k = doneTick + 1, end = doneTick + SLOTS;
-        while (k <= end) {
+        while (k <= end && linked > 0) {
             int i = (int) (k & MASK);
             long w = busy[i >>> 6] >>> (i & 63); // bits of buckets i.. within i's word
-            if (w != 0) return Math.min(end, k + Long.numberOfTrailingZeros(w));
-            k += 64 - (i & 63);
+            if (w == 0) { k += 64 - (i & 63); continue; }
+            long b = k + Long.numberOfTrailingZeros(w);
+            if (b > end) return end;
+            int j = (int) (b & MASK);
+            if (dropCancelled(j)) return b;
+            k = b + 1;
         }
-        return end;
+        return linked == 0 ? Long.MAX_VALUE : end;
+    }
+
+    /**
+     * Unlinks the cancelled timers at the head of bucket {@code i}; true if a pending one is left.
+     * It stops at the first pending timer, so a bucket full of pending timers (of this or a later
+     * revolution) is not walked on every wake-up; cancelled timers behind it go when the bucket's
+     * tick comes, as before.
+     */
+    private boolean dropCancelled(int i) {
+        Timer t = heads[i];
+        while (t != null && !t.isPending()) {
+            Timer next = t.next;
+            t.next = null;
+            linked--;
+            t = next;
+        }
+        heads[i] = t;
+        if (t != null) return true;
+        tails[i] = null;
+        busy[i >>> 6] &= ~(1L << i);
+        return false;
     }
 }

@@ -95,6 +95,12 @@ class CommandLineTest {
                 List.of("-noshell", "-boot", "start_sasl", "+W", "w", "+MBas", "ageffcbf", "+MHas", "ageffcbf", "+MBlmbcs", "512",
                         "+MMmcs", "30", "+stbt", "db", "+zdbbl", "128000", "+sbwt", "none", "+pc", "unicode", "+hms", "300", "+c", "true", "+B", "i",
                         "-eval", "io:format(\"~p ~p~n\", [init:get_argument(boot), init:get_plain_arguments()]), halt()."),
+                // +sbwt (how long an idle scheduler spins): every value erts knows runs the node
+                // (RabbitMQ passes none), another is erts' usage error
+                List.of("-noshell", "+sbwt", "none", "-eval", "P = self(), [spawn(fun() -> P ! I end) || I <- lists:seq(1, 200)],"
+                        + " io:format(\"~p~n\", [lists:sum([receive N -> N end || _ <- lists:seq(1, 200)])]), halt()."),
+                List.of("-noshell", "+sbwt", "very_long", "+S", "1", "-eval", "io:format(\"~p~n\", [erlang:system_info(schedulers)]), halt()."),
+                List.of("-noshell", "+sbwt", "longest", "-eval", "halt()."),
                 List.of("-noinput", "-eval", "io:format(\"~p ~p~n\", [init:get_argument(noshell), init:get_argument(noinput)]), halt()."),
                 List.of("-compile"),
                 List.of("-compile", bad.toString()));
