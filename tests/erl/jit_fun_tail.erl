@@ -31,24 +31,18 @@ ext_step(N, Step, Acc) -> count(N, Step, Acc).
 %% a tail call site seeing good funs, then bad ones
 call3(F, A) -> F(A, 1, 2).
 
+%% The reloaded module's source, one form per string.
 src(V) ->
-    "-module(jft_hcm).\n-export([run/1, funs/0]).\n"
-    "funs() -> {fun ev/3, fun od/3}.\n"
-    "run(N) -> ev(N, funs(), 0).\n"
-    "ev(0, _, A) -> {" ++ integer_to_list(V) ++ ", A};\n"
-    "ev(N, {_, O} = S, A) -> O(N - 1, S, A + " ++ integer_to_list(V) ++ ").\n"
-    "od(0, _, A) -> {" ++ integer_to_list(V) ++ ", odd, A};\n"
-    "od(N, {E, _} = S, A) -> E(N - 1, S, A + 1).\n".
-
-forms(S) ->
-    {ok, Toks, _} = erl_scan:string(S),
-    split(Toks, [], []).
-split([], [], Acc) -> lists:reverse(Acc);
-split([{dot, _} = D | T], Cur, Acc) -> {ok, F} = erl_parse:parse_form(lists:reverse([D | Cur])), split(T, [], [F | Acc]);
-split([X | T], Cur, Acc) -> split(T, [X | Cur], Acc).
+    Vs = integer_to_list(V),
+    ["-module(jft_hcm).", "-export([run/1, funs/0]).",
+     "funs() -> {fun ev/3, fun od/3}.",
+     "run(N) -> ev(N, funs(), 0).",
+     "ev(0, _, A) -> {" ++ Vs ++ ", A}; ev(N, {_, O} = S, A) -> O(N - 1, S, A + " ++ Vs ++ ").",
+     "od(0, _, A) -> {" ++ Vs ++ ", odd, A}; od(N, {E, _} = S, A) -> E(N - 1, S, A + 1)."].
 
 load(V) ->
-    {ok, jft_hcm, Bin} = compile:forms(forms(src(V)), [binary]),
+    Forms = [begin {ok, Ts, _} = erl_scan:string(F), {ok, Form} = erl_parse:parse_form(Ts), Form end || F <- src(V)],
+    {ok, jft_hcm, Bin} = compile:forms(Forms, [binary]),
     code:load_binary(jft_hcm, "jft_hcm.erl", Bin).
 
 traced(N) ->

@@ -134,10 +134,14 @@ final class DirectCall {
         c.dup(); c.aload(0);
         c.invokestatic(CD_FUNTAIL, "self", MethodTypeDesc.of(CD_int, CD_FUNENTRY, CD_Object));
         c.lookupswitch(other, List.of(SwitchCase.of(1, self)));
-        // The caller's own code (a loop through a fun): its dispatch switch, as before.
+        // The caller's own code (a loop through a fun): straight to its entry when that is the
+        // closure's pc (as it is for every fun), in the current module (target checked it);
+        // otherwise, or in a chunk without the entry, the dispatch switch.
         c.labelBinding(self);
         c.pop();
-        c.goto_(b.dispatch);
+        if (b.inside(b.f.entry)) {
+            c.iload(Body.PC); c.lookupswitch(b.dispatch, List.of(SwitchCase.of(b.f.entry, b.at(b.f.entry))));
+        } else c.goto_(b.dispatch);
         c.labelBinding(other);
         c.getfield(CD_FUNENTRY, "jit", CD_Object); c.checkcast(CD_CF);
         c.aload(Body.IT); c.swap(); c.putfield(CD_INTERP, "tailJit", CD_CF);
