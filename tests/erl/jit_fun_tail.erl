@@ -28,6 +28,11 @@ count(N, Step, Acc) -> Step(N - 1, Step, Acc + N).
 
 ext_step(N, Step, Acc) -> count(N, Step, Acc).
 
+%% a fun tail call after a body call: the frame (the fun in a y register) goes as the call is made
+framed(0, _, Acc) -> Acc;
+framed(N, F, Acc) -> M = id(N), F(N - 1, F, Acc + M rem 3).
+id(X) -> X.
+
 %% a tail call site seeing good funs, then bad ones
 call3(F, A) -> F(A, 1, 2).
 
@@ -70,6 +75,8 @@ main() ->
     p(even(3000001, S, 0)),
     p(self_loop(3000000, {fun self_loop/3}, 0)),
     p(cps(200000, fun(R) -> element(1, R) end)),
+    p(framed(500000, fun framed/3, 0)),
+    p(framed(500000, fun(N, F, A) -> framed(N, F, A + 1) end, 0)),
     %% the same call sites with funs of another module (jit_fun_tail's export through lists)
     p(count(100000, fun ?MODULE:ext_step/3, 0)),
     p(count(100000, fun(N, St, A) -> ext_step(N, St, A) end, 0)),

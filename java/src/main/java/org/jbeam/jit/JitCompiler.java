@@ -360,8 +360,9 @@ public final class JitCompiler implements JitSupport.Compiler {
                 }
                 case CALL_FUN2, CALL_FUN -> {
                     boolean tail = in.ret == null; // call_fun + deallocate + return (see Operands)
-                    if (tail) e.addSp(-in.c);
+                    // The fun first: call_fun2's may be a y register of the frame the tail call drops.
                     if (in.op == CALL_FUN2) e.get(in.b); else e.loadX(in.a);
+                    if (tail) e.addSp(-in.c);
                     Label slow = c.newLabel();
                     if (tail && DirectCall.ENABLED) DirectCall.funTail(this, in.a, slow); // ADR 0059
                     c.labelBinding(slow);
