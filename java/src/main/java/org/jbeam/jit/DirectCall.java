@@ -107,6 +107,7 @@ final class DirectCall {
 
     static final java.lang.constant.ClassDesc CD_FUNTAIL = desc("org.jbeam.interp.FunTail"),
             CD_FUNENTRY = desc("org.jbeam.code.FunEntry");
+    private static final int HANDED = org.jbeam.interp.FunTail.HANDED;
 
     /**
      * A fun call in tail position (call_fun + deallocate + return; the fun on the stack, the frame
@@ -151,9 +152,9 @@ final class DirectCall {
         c.lookupswitch(plain, List.of(SwitchCase.of(1, become), SwitchCase.of(2, handOver)));
         c.labelBinding(become);
         trampoline(b, true);
-        // Under a trampoline: it runs it.tailJit at the pc returned.
+        // Under a trampoline: it runs it.tailJit at the pc returned (marked: FunTail.HANDED).
         c.labelBinding(handOver);
-        c.iload(Body.PC); b.ret();
+        c.iload(Body.PC); c.loadConstant(HANDED); c.iadd(); b.ret();
         // At the nesting bound: the caller gets the pc, and nothing may be left behind.
         c.labelBinding(plain);
         c.aload(Body.IT); c.aconst_null(); c.putfield(CD_INTERP, "tailJit", CD_CF);
@@ -163,41 +164,39 @@ final class DirectCall {
     /**
      * The trampoline at a tail call site: runs the compiled callee at the PC local (from the
      * instruction there, or when {@code pending} from {@code it.tailJit}, set by a fun tail call),
-     * then, while a callee leaves another compiled function in {@code it.tailJit} or returns the
-     * pc of one, runs that too; then continues with the pc returned. Never falls through.
+     * then, while a callee leaves another compiled function in {@code it.tailJit} (returning its
+     * pc plus FunTail.HANDED) or returns the pc of one, runs that too; then continues with the pc
+     * returned. Never falls through.
      */
     private static void trampoline(JitCompiler.Body b, boolean pending) {
         CodeBuilder c = b.c;
-        Label start = c.newLabel(), loop = c.newLabel(), next = c.newLabel(), take = c.newLabel(), end = c.newLabel(),
-                handler = c.newLabel();
+        Label start = c.newLabel(), loop = c.newLabel(), next = c.newLabel(), handed = c.newLabel(), runPending = c.newLabel(),
+                end = c.newLabel(), handler = c.newLabel();
         b.fl.spill();
         nesting(c, 1);
         trampolineBit(c, true);
         c.labelBinding(start);
-        if (pending) c.goto_(next);
+        if (pending) c.goto_(runPending);
         c.labelBinding(loop);
         instrAt(c); c.getfield(CD_INSTR, "o", CD_Object); c.checkcast(CD_CF);
         c.aload(Body.IT); c.iload(Body.PC);
         c.invokevirtual(CD_CF, "run", RUN);
         c.istore(Body.PC);
-        // A compiled function left by a fun tail call: run it at the pc (a switch, see above).
+        // Another compiled function: left by a fun tail call in it.tailJit (the pc marked), or the
+        // one whose entry the pc is: run it too; LEAVE or anything else: done (a switch, see above).
         c.labelBinding(next);
-        c.aload(Body.IT); c.getfield(CD_INTERP, "tailJit", CD_CF);
-        c.invokestatic(CD_FUNTAIL, "isSet", MethodTypeDesc.of(CD_int, CD_Object));
-        Label bounce = c.newLabel();
-        c.lookupswitch(bounce, List.of(SwitchCase.of(1, take)));
-        c.labelBinding(take);
+        c.aload(Body.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(Body.PC);
+        c.invokestatic(CD_FUNTAIL, "next", MethodTypeDesc.of(CD_int, CD_INSTRS, CD_int));
+        c.lookupswitch(end, List.of(SwitchCase.of(1, loop), SwitchCase.of(2, handed)));
+        c.labelBinding(handed);
+        c.iload(Body.PC); c.loadConstant(HANDED); c.isub(); c.istore(Body.PC);
+        c.labelBinding(runPending);
         c.aload(Body.IT); c.getfield(CD_INTERP, "tailJit", CD_CF);
         c.aload(Body.IT); c.aconst_null(); c.putfield(CD_INTERP, "tailJit", CD_CF);
         c.aload(Body.IT); c.iload(Body.PC);
         c.invokevirtual(CD_CF, "run", RUN);
         c.istore(Body.PC);
         c.goto_(next);
-        // Another compiled function's entry: run it too; LEAVE or anything else: done (a switch, see above).
-        c.labelBinding(bounce);
-        c.aload(Body.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(Body.PC);
-        c.invokestatic(CD_BRANCHES, "bounce", MethodTypeDesc.of(CD_int, CD_INSTRS, CD_int));
-        c.lookupswitch(end, List.of(SwitchCase.of(1, loop)));
         c.labelBinding(end);
         trampolineBit(c, false);
         nesting(c, -1);

@@ -114,5 +114,11 @@ class FunTailTest {
         }
         assertEquals(1, FunTail.isSet(fe));
         assertEquals(0, FunTail.isSet(null));
+        // what a trampoline does with a returned pc: a handed-over function, a compiled entry, or stop
+        assertEquals(2, FunTail.next(mod.code, FunTail.HANDED));
+        assertEquals(2, FunTail.next(mod.code, FunTail.HANDED + 1));
+        assertEquals(1, FunTail.next(mod.code, 0));
+        assertEquals(0, FunTail.next(mod.code, 1));
+        assertEquals(0, FunTail.next(mod.code, Interpreter.LEAVE));
     }
 }
