@@ -69,6 +69,8 @@ final class LoadNif {
             n.a = f.arity;
             n.c = Ops.NATIVE_NIF;
             n.line = mod.code[fi.entry].line;
+            // A compiled function entered here no longer is: fun tail calls must not enter it (ADR 0059).
+            if (mod.code[fi.entry].o instanceof org.jbeam.interp.CompiledFunction cf) cf.retire();
             mod.code[fi.entry] = n;
         }
         INSTANCES.put(mod, nif);

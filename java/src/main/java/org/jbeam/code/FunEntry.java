@@ -25,6 +25,12 @@ public final class FunEntry {
      * Interpreter.callFunSlow, which reads this.
      */
     public volatile int traceEntry;
+    /**
+     * The compiled function (interp.CompiledFunction) last seen at {@link #pc}, or null: compiled
+     * fun tail calls enter it without looking the pc up, after checking the instruction there
+     * still holds it (interp.FunTail, ADR 0059). A hint only, never trusted alone.
+     */
+    public Object jit;
 
     public FunEntry(BeamModule module, EAtom function, int totalArity, int numFree, int index, int oldUniq, int pc) {
         this.module = module; this.function = function; this.totalArity = totalArity; this.numFree = numFree;

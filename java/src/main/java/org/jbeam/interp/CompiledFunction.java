@@ -11,6 +11,16 @@ public abstract class CompiledFunction {
     /** The instructions the compiled entries replaced, in {@link #entries}' order (to go back to interpreting). */
     public org.jbeam.code.Instr[] replaced;
 
+    /**
+     * Set when the code array no longer enters this function at its entry (put back to
+     * interpreted code for tracing, its entry patched by a NIF): fun tail calls that remembered it
+     * ({@code FunEntry.jit}) then take the ordinary path (FunTail, ADR 0059).
+     */
+    boolean retired;
+
+    /** See {@link #retired}: the function's entry instruction has been replaced. */
+    public void retire() { retired = true; }
+
     /** Priming calls made so far (JitSupport.prime, ADR 0050). */
     int primes;
 

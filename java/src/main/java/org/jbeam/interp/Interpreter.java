@@ -35,6 +35,8 @@ public final class Interpreter {
     int jitNesting;
     /** Bit n set: a tail-call trampoline runs compiled functions at nesting n (ADR 0045). */
     long trampolines;
+    /** A compiled function a fun tail call under a trampoline left for the trampoline to run (FunTail, ADR 0059). */
+    CompiledFunction tailJit;
     /** pc after the call instruction of the native being called (for current_stacktrace). */
     int pcAtCall;
     /** Why the last bs_create_bin failed: {Segment, Type, Reason, Value} for error_info. */

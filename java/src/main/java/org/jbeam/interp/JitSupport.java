@@ -204,6 +204,7 @@ public final class JitSupport {
                 if (f.jitState == 1 && m.code[f.entry].op == Ops.JIT_ENTER
                         && m.code[f.entry].o instanceof CompiledFunction cf && cf.replaced != null) {
                     for (int i = 0; i < cf.entries.length; i++) m.code[cf.entries[i]] = cf.replaced[i];
+                    cf.retire();
                 }
                 f.jitState = 2;
             }

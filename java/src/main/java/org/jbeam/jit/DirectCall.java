@@ -88,8 +88,7 @@ final class DirectCall {
      */
     static void tail(JitCompiler.Body b) {
         CodeBuilder c = b.c;
-        Label notRun = c.newLabel(), run = c.newLabel(), start = c.newLabel(), loop = c.newLabel(), end = c.newLabel(),
-                handler = c.newLabel();
+        Label notRun = c.newLabel(), run = c.newLabel();
         // Under a trampoline already (let it run the callee), at the nesting bound or the callee
         // not compiled: not here. One pre-trained helper and a switch, as for direct calls: these
         // were compares, and the first time one went the other way after C2 had compiled the
@@ -101,19 +100,103 @@ final class DirectCall {
         c.invokestatic(CD_BRANCHES, "trampoline", MethodTypeDesc.of(CD_int, CD_long, CD_int, CD_int, CD_INSTRS, CD_int));
         c.lookupswitch(notRun, List.of(SwitchCase.of(1, run)));
         c.labelBinding(run);
+        trampoline(b, false);
+        c.labelBinding(notRun);
+        c.iload(Body.PC); b.ret();
+    }
+
+    static final java.lang.constant.ClassDesc CD_FUNTAIL = desc("org.jbeam.interp.FunTail"),
+            CD_FUNENTRY = desc("org.jbeam.code.FunEntry");
+    private static final int HANDED = org.jbeam.interp.FunTail.HANDED;
+
+    /**
+     * A fun call in tail position (call_fun + deallocate + return; the fun on the stack, the frame
+     * already gone) whose closure enters a compiled function of this module (ADR 0059): the
+     * caller's own code is jumped to, any other runs in a trampoline from the closure's entry
+     * (FunTail) without looking the pc up. Anything else goes to {@code callFun} as before,
+     * through {@code slow} with the fun still on the stack.
+     */
+    static void funTail(JitCompiler.Body b, int arity, Label slow) {
+        CodeBuilder c = b.c;
+        Label found = c.newLabel(), miss = c.newLabel(), self = c.newLabel(), other = c.newLabel(), become = c.newLabel(),
+                handOver = c.newLabel(), plain = c.newLabel();
+        c.dup(); c.astore(Body.T1);
+        c.aload(Body.IT); c.swap(); c.loadConstant(arity);
+        c.invokestatic(CD_FUNTAIL, "target", MethodTypeDesc.of(CD_FUNENTRY, CD_INTERP, JitCompiler.CD_TERM, CD_int));
+        c.dup(); c.invokestatic(CD_FUNTAIL, "isSet", MethodTypeDesc.of(CD_int, CD_Object));
+        c.lookupswitch(miss, List.of(SwitchCase.of(1, found)));
+        c.labelBinding(miss);
+        c.pop(); c.aload(Body.T1); c.aconst_null(); c.astore(Body.T1);
+        c.goto_(slow);
+        // found: the FunEntry on the stack
+        c.labelBinding(found);
+        c.aconst_null(); c.astore(Body.T1);
+        c.dup(); c.getfield(CD_FUNENTRY, "pc", CD_int); c.istore(Body.PC);
+        c.dup(); c.aload(0);
+        c.invokestatic(CD_FUNTAIL, "self", MethodTypeDesc.of(CD_int, CD_FUNENTRY, CD_Object));
+        c.lookupswitch(other, List.of(SwitchCase.of(1, self)));
+        // The caller's own code (a loop through a fun): straight to its entry when that is the
+        // closure's pc (as it is for every fun), in the current module (target checked it);
+        // otherwise, or in a chunk without the entry, the dispatch switch.
+        c.labelBinding(self);
+        c.pop();
+        if (b.inside(b.f.entry)) {
+            c.iload(Body.PC); c.lookupswitch(b.dispatch, List.of(SwitchCase.of(b.f.entry, b.at(b.f.entry))));
+        } else c.goto_(b.dispatch);
+        c.labelBinding(other);
+        c.getfield(CD_FUNENTRY, "jit", CD_Object); c.checkcast(CD_CF);
+        c.aload(Body.IT); c.swap(); c.putfield(CD_INTERP, "tailJit", CD_CF);
+        c.aload(Body.IT); c.getfield(CD_INTERP, "trampolines", CD_long);
+        c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.loadConstant(MAX_NESTING);
+        c.invokestatic(CD_FUNTAIL, "mode", MethodTypeDesc.of(CD_int, CD_long, CD_int, CD_int));
+        c.lookupswitch(plain, List.of(SwitchCase.of(1, become), SwitchCase.of(2, handOver)));
+        c.labelBinding(become);
+        trampoline(b, true);
+        // Under a trampoline: it runs it.tailJit at the pc returned (marked: FunTail.HANDED).
+        c.labelBinding(handOver);
+        c.iload(Body.PC); c.loadConstant(HANDED); c.iadd(); b.ret();
+        // At the nesting bound: the caller gets the pc, and nothing may be left behind.
+        c.labelBinding(plain);
+        c.aload(Body.IT); c.aconst_null(); c.putfield(CD_INTERP, "tailJit", CD_CF);
+        c.iload(Body.PC); b.ret();
+    }
+
+    /**
+     * The trampoline at a tail call site: runs the compiled callee at the PC local (from the
+     * instruction there, or when {@code pending} from {@code it.tailJit}, set by a fun tail call),
+     * then, while a callee leaves another compiled function in {@code it.tailJit} (returning its
+     * pc plus FunTail.HANDED) or returns the pc of one, runs that too; then continues with the pc
+     * returned. Never falls through.
+     */
+    private static void trampoline(JitCompiler.Body b, boolean pending) {
+        CodeBuilder c = b.c;
+        Label start = c.newLabel(), loop = c.newLabel(), next = c.newLabel(), handed = c.newLabel(), runPending = c.newLabel(),
+                end = c.newLabel(), handler = c.newLabel();
         b.fl.spill();
         nesting(c, 1);
         trampolineBit(c, true);
         c.labelBinding(start);
+        if (pending) c.goto_(runPending);
         c.labelBinding(loop);
         instrAt(c); c.getfield(CD_INSTR, "o", CD_Object); c.checkcast(CD_CF);
         c.aload(Body.IT); c.iload(Body.PC);
         c.invokevirtual(CD_CF, "run", RUN);
         c.istore(Body.PC);
-        // Another compiled function's entry: run it too; LEAVE or anything else: done (a switch, see above).
+        // Another compiled function: left by a fun tail call in it.tailJit (the pc marked), or the
+        // one whose entry the pc is: run it too; LEAVE or anything else: done (a switch, see above).
+        c.labelBinding(next);
         c.aload(Body.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(Body.PC);
-        c.invokestatic(CD_BRANCHES, "bounce", MethodTypeDesc.of(CD_int, CD_INSTRS, CD_int));
-        c.lookupswitch(end, List.of(SwitchCase.of(1, loop)));
+        c.invokestatic(CD_FUNTAIL, "next", MethodTypeDesc.of(CD_int, CD_INSTRS, CD_int));
+        c.lookupswitch(end, List.of(SwitchCase.of(1, loop), SwitchCase.of(2, handed)));
+        c.labelBinding(handed);
+        c.iload(Body.PC); c.loadConstant(HANDED); c.isub(); c.istore(Body.PC);
+        c.labelBinding(runPending);
+        c.aload(Body.IT); c.getfield(CD_INTERP, "tailJit", CD_CF);
+        c.aload(Body.IT); c.aconst_null(); c.putfield(CD_INTERP, "tailJit", CD_CF);
+        c.aload(Body.IT); c.iload(Body.PC);
+        c.invokevirtual(CD_CF, "run", RUN);
+        c.istore(Body.PC);
+        c.goto_(next);
         c.labelBinding(end);
         trampolineBit(c, false);
         nesting(c, -1);
@@ -123,10 +206,9 @@ final class DirectCall {
         c.labelBinding(handler);
         trampolineBit(c, false);
         nesting(c, -1);
+        c.aload(Body.IT); c.aconst_null(); c.putfield(CD_INTERP, "tailJit", CD_CF);
         c.athrow();
         c.exceptionCatchAll(start, end, handler);
-        c.labelBinding(notRun);
-        c.iload(Body.PC); b.ret();
     }
 
     /** Sets or clears bit {@code jitNesting} of {@code it.trampolines}. */

@@ -60,6 +60,7 @@ final class Emit {
 
     /** it.sp += delta */
     void addSp(int delta) {
+        if (delta == 0) return; // deallocate 0 / call_last ..., 0: the frame is the return address alone
         c.aload(JitCompiler.Body.IT); c.dup(); c.getfield(CD_INTERP, "sp", CD_int);
         c.loadConstant(delta); c.iadd();
         c.putfield(CD_INTERP, "sp", CD_int);

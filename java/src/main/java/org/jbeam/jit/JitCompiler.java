@@ -360,9 +360,13 @@ public final class JitCompiler implements JitSupport.Compiler {
                 }
                 case CALL_FUN2, CALL_FUN -> {
                     boolean tail = in.ret == null; // call_fun + deallocate + return (see Operands)
-                    c.aload(IT);
+                    // The fun first: call_fun2's may be a y register of the frame the tail call drops.
                     if (in.op == CALL_FUN2) e.get(in.b); else e.loadX(in.a);
                     if (tail) e.addSp(-in.c);
+                    Label slow = c.newLabel();
+                    if (tail && DirectCall.ENABLED) DirectCall.funTail(this, in.a, slow); // ADR 0059
+                    c.labelBinding(slow);
+                    c.aload(IT); c.swap();
                     c.loadConstant(in.a);
                     if (tail) c.aconst_null(); else retObj(pc);
                     c.loadConstant(next);
@@ -435,7 +439,9 @@ public final class JitCompiler implements JitSupport.Compiler {
                 });
                 case BIF0, BIF1, BIF2, GC_BIF1, GC_BIF2, GC_BIF3 -> { bifSlow(pc, in); }
                 case ALLOCATE, ALLOCATE_ZERO, ALLOCATE_HEAP, ALLOCATE_HEAP_ZERO -> {
-                    c.aload(IT); c.loadConstant(in.a); c.invokevirtual(CD_INTERP, "allocate", MethodTypeDesc.of(CD_void, CD_int));
+                    // allocate 0 (a frame of just the return address, which the call pushed): nothing
+                    // to do; it was a store of the stack array and of sp per fun call in bench_tailfun.
+                    if (in.a != 0) { c.aload(IT); c.loadConstant(in.a); c.invokevirtual(CD_INTERP, "allocate", MethodTypeDesc.of(CD_void, CD_int)); }
                 }
                 case DEALLOCATE, TRIM -> e.addSp(-in.a);
                 case INIT -> e.put(in.d, () -> c.getstatic(desc("org.jbeam.term.ENil"), "NIL", desc("org.jbeam.term.ENil")));
@@ -569,10 +575,17 @@ public final class JitCompiler implements JitSupport.Compiler {
             c.istore(PC); c.goto_(dispatch);
         }
 
+        static final java.util.Set<String> LITERAL_HELPERS = java.util.Set.of("add", "sub", "rem", "idiv", "band", "bsr");
+
         /** ADD/SUB/ELEMENT: inline fast path through a helper, else the general BIF. */
         void arith(int pc, Instr in, ClassDesc owner, String helper) {
             Label slow = c.newLabel(), done = c.newLabel();
-            e.get(in.a); e.get(in.b); e.call(owner, helper, CD_TERM, CD_TERM, CD_TERM);
+            e.get(in.a);
+            // A literal small integer second operand: as a long constant (SmallInts.addK, ADR 0059).
+            if (owner == CD_SMALL && LITERAL_HELPERS.contains(helper) && (in.b & Instr.KIND_MASK) == Instr.K
+                    && f.module.consts[in.b & Instr.INDEX_MASK] instanceof org.jbeam.term.ESmall k) {
+                c.loadConstant(k.value); e.call(owner, helper + "K", CD_TERM, CD_TERM, CD_long);
+            } else { e.get(in.b); e.call(owner, helper, CD_TERM, CD_TERM, CD_TERM); }
             c.astore(T1);
             c.aload(T1); c.ifnull(slow);
             e.put(in.d, () -> c.aload(T1));
