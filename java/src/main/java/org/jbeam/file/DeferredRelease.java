@@ -33,11 +33,12 @@ final class DeferredRelease {
 
     private record Held(int fd, long bytes) {}
 
-    private static final LinkedBlockingQueue<Held> QUEUE = new LinkedBlockingQueue<>();
     private static final AtomicLong PENDING = new AtomicLong(), DEFERRED = new AtomicLong();
 
-    static {
-        Thread.ofPlatform().daemon().name("jbeam-file-release").start(DeferredRelease::releaseLoop);
+    /** The queue and its thread, made at the first deferred release (every regular file's delete asks {@link #hold}). */
+    private static final class Releaser {
+        static final LinkedBlockingQueue<Held> QUEUE = new LinkedBlockingQueue<>();
+        static { Thread.ofPlatform().daemon().name("jbeam-file-release").start(DeferredRelease::releaseLoop); }
     }
 
     /**
@@ -57,7 +58,7 @@ final class DeferredRelease {
     static void release(int fd, long bytes) {
         PENDING.addAndGet(bytes);
         DEFERRED.incrementAndGet();
-        QUEUE.add(new Held(fd, bytes));
+        Releaser.QUEUE.add(new Held(fd, bytes));
     }
 
     /** The unlink failed: nothing to defer. */
@@ -73,7 +74,7 @@ final class DeferredRelease {
         while (true) {
             Held h;
             try {
-                h = QUEUE.take();
+                h = Releaser.QUEUE.take();
             } catch (InterruptedException e) {
                 continue;
             }

@@ -28,7 +28,6 @@ final class TcpOutput {
     private final TcpIo io;
     private final ArrayDeque<ByteBuffer> queue = new ArrayDeque<>();
     private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
-    private ByteBuffer[] batch;
     /** The file:sendfile/5 in progress on this socket, or null (see {@link Sendfile}). */
     private Sendfile sendfile;
     /** Bytes queued and not yet written (getstat send_pend); packets sent, the largest, bytes written. */
@@ -147,6 +146,7 @@ final class TcpOutput {
 
     private void writeQueue() throws IOException {
         // A header and its packet, or a burst of queued sends, go out in one gathering write (writev).
+        ByteBuffer[] batch = null;
         while (!queue.isEmpty() && io.ch != null && io.ch.isOpen()) {
             long n;
             if (queue.size() == 1) {
@@ -157,7 +157,6 @@ final class TcpOutput {
                 int i = 0;
                 for (ByteBuffer b : queue) { if (i == k) break; batch[i++] = b; }
                 n = io.ch.write(batch, 0, k);
-                java.util.Arrays.fill(batch, 0, k, null);   // written buffers are not kept alive
             }
             bytes -= n;
             oct += n;
