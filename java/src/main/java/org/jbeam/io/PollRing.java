@@ -10,7 +10,6 @@ import org.jbeam.bindings.libc.Libc;
 import org.jbeam.bindings.liburing.IoUring;
 import org.jbeam.bindings.liburing.IoUringCqe;
 import org.jbeam.bindings.liburing.IoUringParams;
-import org.jbeam.bindings.liburing.IoUringProbe;
 import org.jbeam.bindings.liburing.IoUringRings;
 import org.jbeam.bindings.liburing.LibUring;
 
@@ -61,8 +60,6 @@ public final class PollRing {
     static final int RECV_BUF = RecvBufferRing.SIZE;
     /** Multishot receives into a provided-buffer ring where the kernel has them (ADR 0062; -Djbeam.inet.multishot=false: one-shot receives into per-key buffers). */
     static final boolean MULTISHOT = !"false".equals(System.getProperty("jbeam.inet.multishot"));
-    private static final int[] NEEDED_OPS = {IORING_OP_POLL_ADD, IORING_OP_POLL_REMOVE, IORING_OP_READ, IORING_OP_RECV,
-            IORING_OP_ASYNC_CANCEL};
 
     private final Arena arena = Arena.ofShared();
     private final MemorySegment ring;
@@ -75,6 +72,8 @@ public final class PollRing {
     private final String setup;
     /** The provided buffers of multishot receives, or null (then each key receives into a buffer of its own). */
     private RecvBufferRing bufs;
+    /** Without multishot receives: each key's own receive buffer, pooled. */
+    private final KeyBufferPool keyBufs = new KeyBufferPool();
     /** Ring thread only: keys whose multishot receive ended for want of a buffer, re-armed once buffers are back. */
     private final java.util.ArrayList<Key> starved = new java.util.ArrayList<>();
 
@@ -224,7 +223,7 @@ public final class PollRing {
         }
         if (rc < 0) throw new IllegalStateException("io_uring_queue_init_params: " + Errno.name(-rc));
         String multi = "";
-        if (MULTISHOT && multishotSupported(params)) {
+        if (MULTISHOT && PollRingProbe.multishotSupported(ring, params)) {
             Object b = RecvBufferRing.register(ring, arena);
             if (b instanceof RecvBufferRing r) { bufs = r; multi = ", " + r.describe(); }
             else multi = ", no multishot receives (" + b + ")";
@@ -232,21 +231,6 @@ public final class PollRing {
         minTimeout = COALESCE_USEC > 0 && (IoUringParams.features(params) & IoUringParams.IORING_FEAT_MIN_TIMEOUT) != 0
                 && names[used].contains("DEFER_TASKRUN");
         return names[used] + (minTimeout ? ", coalesced waits " + COALESCE_USEC + " us" : "") + multi;
-    }
-
-    /**
-     * Multishot receives with a buffer ring need kernel 6.0 (buffer rings 5.19, IORING_RECV_MULTISHOT
-     * 6.0). The probe has no entry for an ioprio flag: IORING_OP_SEND_ZC, also new in 6.0, dates the kernel.
-     */
-    private boolean multishotSupported(MemorySegment params) {
-        if ((IoUringParams.features(params) & IoUringParams.IORING_FEAT_NODROP) == 0) return false;
-        MemorySegment probe = io_uring_get_probe_ring(ring);
-        if (probe.equals(MemorySegment.NULL)) return false;
-        try {
-            return IoUringProbe.opcodeSupported(IoUringProbe.view(probe), IORING_OP_SEND_ZC);
-        } finally {
-            io_uring_free_probe(probe);
-        }
     }
 
     /**
@@ -398,7 +382,7 @@ public final class PollRing {
             if (k.msg != null) io_uring_prep_recvmsg(s, k.fd, k.msg, 0);
             else if (k.multishot) io_uring_prep_recv_multishot(s, k.fd, RecvBufferRing.BGID, 0);
             else {
-                if (k.buf == null) k.buf = takeBuf();
+                if (k.buf == null) k.buf = keyBufs.take();
                 io_uring_prep_recv(s, k.fd, k.buf, RECV_BUF, 0);
             }
             io_uring_sqe_set_data64(s, recvUd(k));
@@ -432,31 +416,13 @@ public final class PollRing {
 
     private void finish(Key k) {
         if (k.slot >= 0) { keys[k.slot] = null; free[freeTop++] = k.slot; k.slot = -1; }
-        if (k.buf != null) { giveBuf(k.buf); k.buf = null; }   // no receive in flight now
+        if (k.buf != null) { keyBufs.give(k.buf); k.buf = null; }   // no receive in flight now
         if (k.done) return;       // released on the caller's thread
         k.done = true;
         Runnable r = k.onReleased;
         if (r != null) {
             try { r.run(); } catch (RuntimeException e) { e.printStackTrace(); }
         }
-    }
-
-    /**
-     * Receive buffers, ring thread only: malloc'd and pooled. A shared Arena per buffer (the first
-     * version) cost a JVM-wide handshake at every close, in which the VM thread sleeps 1 ms whenever a
-     * thread is slow to answer: per connection the dearest step of accept/connect/close (ADR 0021).
-     */
-    private final MemorySegment[] bufPool = new MemorySegment[BUF_POOL];
-    private int bufPooled;
-    static final int BUF_POOL = Integer.getInteger("jbeam.inet.recvBufferPool", 256);
-
-    private MemorySegment takeBuf() {
-        return bufPooled > 0 ? bufPool[--bufPooled] : Libc.malloc(RECV_BUF);
-    }
-
-    private void giveBuf(MemorySegment b) {
-        if (bufPooled < bufPool.length) bufPool[bufPooled++] = b;
-        else Libc.free(b);
     }
 
     private static long ud(Key k) { return TAG_POLL | ((long) (k.seq & 0xFFFFFF) << 32) | k.slot; }
@@ -538,48 +504,6 @@ public final class PollRing {
         if (!more) sync(k);
     }
 
-    // ---- availability ----
-
-    private static volatile String reason;
-    private static volatile boolean probed;
-
     /** Null if socket polls on io_uring work here, else why not. */
-    public static String unavailableReason() {
-        if (!probed) {
-            synchronized (PollRing.class) {
-                if (!probed) { reason = probe(); probed = true; }
-            }
-        }
-        return reason;
-    }
-
-    private static String probe() {
-        String base = IoUringRing.unavailableReason();
-        if (base != null) return base;
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment r = a.allocate(IoUring.LAYOUT), p = a.allocate(IoUringParams.LAYOUT);
-            int rc = io_uring_queue_init_params(4, r, p);
-            if (rc < 0) return "io_uring_queue_init_params: " + Errno.name(-rc);
-            try {
-                // poll updates (5.13) and one CQE per event without drops
-                if ((IoUringParams.features(p) & IoUringParams.IORING_FEAT_NODROP) == 0) return "kernel lacks IORING_FEAT_NODROP";
-                MemorySegment probe = io_uring_get_probe_ring(r);
-                if (probe.equals(MemorySegment.NULL)) return "io_uring_get_probe_ring failed";
-                try {
-                    MemorySegment view = IoUringProbe.view(probe);
-                    for (int op : NEEDED_OPS)
-                        if (!IoUringProbe.opcodeSupported(view, op)) return "kernel does not support io_uring opcode " + op;
-                    // IORING_OP_MSG_RING (5.18) comes after poll updates (5.13): its presence dates the kernel.
-                    if (!IoUringProbe.opcodeSupported(view, IORING_OP_MSG_RING)) return "kernel too old for poll updates";
-                } finally {
-                    io_uring_free_probe(probe);
-                }
-            } finally {
-                io_uring_queue_exit(r);
-            }
-        } catch (UnsatisfiedLinkError e) {
-            return e.getMessage();
-        }
-        return null;
-    }
+    public static String unavailableReason() { return PollRingProbe.unavailableReason(); }
 }
