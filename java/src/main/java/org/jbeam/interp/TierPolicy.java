@@ -71,11 +71,12 @@ final class TierPolicy {
         long cost = cost(f.end - f.start), left;
         boolean ok, reserved;
         synchronized (TierPolicy.class) {
+            WorkingSet.roll(now);
             reserved = WorkingSet.take(f);
             if (!reserved && (last == 0 || now - last > WINDOW)) return false;
             left = INITIAL + (now - base) / RATE - spent;
             ok = reserved || left >= Math.min(cost, INITIAL);
-            if (!ok) WorkingSet.refused(f, cost, now);
+            if (!ok) WorkingSet.refused(f, cost);
             else if (!reserved) spent += cost;
         }
         if (JitSupport.DEBUG) System.err.println("jit: " + f + " hot by " + why + " at " + now + " after " + (now - last) + " reductions: "

@@ -47,9 +47,8 @@ final class WorkingSet {
         previous = new IdentityHashMap<>();
     }
 
-    /** The budget refused {@code f} (price {@code cost}) at work clock {@code now}. */
-    static void refused(FuncInfo f, long cost, long now) {
-        roll(now);
+    /** The budget refused {@code f} (price {@code cost}) in the current epoch. */
+    static void refused(FuncInfo f, long cost) {
         if (current.putIfAbsent(f, cost) == null) demand += cost;
     }
 
@@ -63,8 +62,8 @@ final class WorkingSet {
     /** Instructions reserved since the VM booted (for tests and -Djbeam.jit.debug). */
     static long reserved() { return reserved; }
 
-    /** Closes the epoch(s) that ended before {@code now}. */
-    private static void roll(long now) {
+    /** Closes the epoch(s) that ended before {@code now}: called at every threshold crossing that asks the policy. */
+    static void roll(long now) {
         long e = (now - base) / EPOCH;
         if (e == epoch) return;
         int n = 0;
