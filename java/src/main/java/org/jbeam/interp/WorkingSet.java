@@ -10,31 +10,33 @@ import org.jbeam.code.FuncInfo;
  * budget of {@link TierPolicy} (ADR 0052). A long-running server spends the budget's initial
  * credit on its setup (a TLS handshake, an application's boot) and its steady-state hot functions
  * are then refused thousands of times, while a compiler-like program refuses as many functions
- * just as often: hotness alone does not tell them apart. Their width does. Over epochs of
- * {@link #EPOCH} reductions, the functions the budget refused in an epoch are its demand: in the
- * steady state of tls_echo, some 85 functions priced 7,200 instructions in every epoch, whatever
- * the epoch's length; compiling lists.erl, 114 to 400 functions priced 24,000 to 54,000 per
- * epoch of 4 M reductions (and more in longer epochs: new passes, new functions).
+ * just as often: hotness alone does not tell them apart, and neither does width (RabbitMQ's
+ * steady state refuses as many functions per epoch as compiling lists.erl). Stability does. Over
+ * epochs of {@link #EPOCH} reductions, the functions the budget refused in an epoch are its
+ * demand; in a server's steady state most of an epoch's demand (by price) was refused in the
+ * epoch before too (tls_echo 99–100 %, the RabbitMQ broker 71–100 %), while a compiler moves on
+ * from pass to pass (lists.erl: 1–37 %).
  *
- * <p>So: when an epoch ends whose demand fits in {@link #FIT} instructions, the functions it
- * refused that were also refused in the epoch before (hot for two epochs running, not a phase)
- * are reserved: each is admitted at its next threshold crossing, without waiting for credit and
- * without charging the budget (the budget still governs everything else). Wide code never fits
- * and keeps the behaviour of ADR 0052 exactly; a narrow steady state is compiled whole within
- * two epochs. Each function is reserved at most once (it is compiled, or fails to compile), so
- * what the rule can ever compile is bounded by the functions hot for two epochs of a narrow
- * program.
+ * <p>So: when an epoch ends in which at least {@link #STABLE} percent of the demand had been
+ * refused in the epoch before as well, those functions (hot for two epochs running) are
+ * reserved, if together they cost at most {@link #CAP}: each is admitted at its next threshold
+ * crossing, without waiting for credit and without charging the budget (the budget still governs
+ * everything else). A compiler's epochs are never stable enough and it keeps the behaviour of
+ * ADR 0052 exactly. Each function is reserved at most once (it is then compiled, or fails to
+ * compile), so what the rule can ever compile is bounded by the functions of steady states.
  *
- * <p>All state is guarded by {@code TierPolicy.class}: it changes only when the budget refuses a
- * function, a few hundred times a second at most.
+ * <p>All state is guarded by {@code TierPolicy.class}: it changes only at threshold crossings,
+ * a few hundred times a second at most.
  */
 final class WorkingSet {
     private WorkingSet() {}
 
     /** Reductions (of the whole VM) per epoch. */
     static final long EPOCH = Math.max(1, Long.getLong("jbeam.jit.epoch", 4_000_000));
-    /** Largest demand (instructions, priced as by {@link TierPolicy#cost}) of an epoch whose refused functions are reserved. */
-    static final long FIT = Long.getLong("jbeam.jit.workingSet", 12_000);
+    /** Percentage of an epoch's demand (by price) that must have been refused in the epoch before too. */
+    static final long STABLE = Long.getLong("jbeam.jit.stable", 67);
+    /** Most instructions (priced as by {@link TierPolicy#cost}) one epoch may reserve: twelve initial credits. */
+    static final long CAP = Long.getLong("jbeam.jit.workingSet", 48_000);
 
     private static long base, epoch, demand, reserved;
     private static Map<FuncInfo, Long> current = new IdentityHashMap<>(), previous = new IdentityHashMap<>();
@@ -66,21 +68,22 @@ final class WorkingSet {
     static void roll(long now) {
         long e = (now - base) / EPOCH;
         if (e == epoch) return;
+        long stable = 0;
+        for (var en : current.entrySet()) if (previous.containsKey(en.getKey())) stable += en.getValue();
+        boolean fits = demand > 0 && stable * 100 >= demand * STABLE && stable <= CAP;
         int n = 0;
-        long c = 0;
-        if (demand <= FIT) {
+        if (fits) {
             for (var en : current.entrySet()) {
                 FuncInfo f = en.getKey();
                 if (previous.containsKey(f) && f.jitState == 0 && !f.tierReserved) {
                     f.tierReserved = true;
                     n++;
-                    c += en.getValue();
+                    reserved += en.getValue();
                 }
             }
-            reserved += c;
         }
         if (JitSupport.DEBUG) System.err.println("jit: epoch " + epoch + " refused " + current.size() + " functions costing " + demand
-                + (demand <= FIT ? ", fits: reserved " + n + " costing " + c : ", too wide"));
+                + ", " + stable + " of it refused in the epoch before too" + (fits ? ": reserved " + n : ""));
         // An epoch with no refusal at all in between breaks the run: nothing was hot then.
         previous = e == epoch + 1 ? current : new IdentityHashMap<>();
         current = new IdentityHashMap<>();

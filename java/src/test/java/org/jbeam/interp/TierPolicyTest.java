@@ -167,14 +167,28 @@ class TierPolicyTest {
     }
 
     @Test
-    void aWideProgramNeverFits() {
+    void aCompilerMovingFromPassToPassIsNeverReserved() {
         spendTheInitialCredit();
-        int n = (int) (WorkingSet.FIT / TierPolicy.cost(HOT)) + 1;
-        FuncInfo[] wide = new FuncInfo[n];
-        for (int i = 0; i < n; i++) wide[i] = function("wide" + i, HOT);
+        // Each epoch refuses six functions: two of them hot in the epoch before too (a third of
+        // the demand), four new ones (the next pass).
+        FuncInfo[] shared = {function("shared0", HOT), function("shared1", HOT)};
         for (int e = 0; e < 6; e++) {
             toEpoch(e);
-            for (FuncInfo f : wide) assertFalse(hotTwice(f), "epoch " + e + ": " + f + " (demand over " + WorkingSet.FIT + ")");
+            for (FuncInfo f : shared) assertFalse(hotTwice(f), "epoch " + e + ": " + f);
+            for (int i = 0; i < 4; i++) assertFalse(hotTwice(function("pass" + e + "_" + i, HOT)), "epoch " + e);
+        }
+        assertEquals(0, WorkingSet.reserved());
+    }
+
+    @Test
+    void aStableSetCostingMoreThanTheCapIsNotReserved() {
+        spendTheInitialCredit();
+        int n = (int) (WorkingSet.CAP / TierPolicy.cost(HOT)) + 1;
+        FuncInfo[] wide = new FuncInfo[n];
+        for (int i = 0; i < n; i++) wide[i] = function("wide" + i, HOT);
+        for (int e = 0; e < 4; e++) {
+            toEpoch(e);
+            for (FuncInfo f : wide) assertFalse(hotTwice(f), "epoch " + e + ": " + f + " (" + n + " functions, over " + WorkingSet.CAP + ")");
         }
         assertEquals(0, WorkingSet.reserved());
     }
@@ -196,10 +210,10 @@ class TierPolicyTest {
         assertFalse(hotTwice(back));
         toEpoch(5);
         assertFalse(hotTwice(phase1), "hot in epoch 4 so far");
-        assertFalse(hotTwice(phase2));
+        assertFalse(hotTwice(back));
         toEpoch(6);
         assertTrue(hotTwice(phase1), "hot in epochs 4 and 5");
-        assertFalse(hotTwice(back), "hot in epoch 4 only");
-        assertFalse(hotTwice(phase2), "hot in epochs 1 and 5, not in between");
+        assertTrue(hotTwice(back), "hot in epochs 4 and 5");
+        assertFalse(hotTwice(phase2), "hot in epoch 1 only");
     }
 }
