@@ -17,6 +17,8 @@ public final class FuncInfo {
     public volatile int jitState;
     /** Bytecode tier: TierPolicy's work clock (VM reductions) + 1 when a counter of this function last reached its threshold, 0 never (ADR 0052). */
     public long hotAt;
+    /** Bytecode tier: reserved by the working-set rule, admitted at its next threshold crossing (ADR 0063). */
+    public boolean tierReserved;
     /** The moved first instruction of a native-replaced function's Erlang body (BifTable.keepErlangBody): not a function of its own. */
     public boolean keptBody;
     /** What trace_pattern set on this function (an org.jbeam.trace.FunctionTrace), or null. */

@@ -22,8 +22,18 @@ final class InterpProfile {
     static final boolean ENABLED = Boolean.getBoolean("jbeam.interp.profile");
     private static final Map<BeamModule, AtomicLongArray> COUNTS = new ConcurrentHashMap<>();
 
+    /**
+     * {@code -Djbeam.interp.profile.after=MS}: forget what was counted in the first MS milliseconds,
+     * so that the report is of a program's steady state, not of its boot and setup (ADR 0063).
+     */
+    private static final long AFTER_MS = Long.getLong("jbeam.interp.profile.after", 0);
+
     static {
         if (ENABLED) org.jbeam.runtime.ExitHooks.add(InterpProfile::report);
+        if (ENABLED && AFTER_MS > 0) Thread.ofPlatform().daemon().name("jbeam-profile-reset").start(() -> {
+            try { Thread.sleep(AFTER_MS); } catch (InterruptedException e) { return; }
+            COUNTS.clear();
+        });
     }
 
     static void count(BeamModule m, int pc) {

@@ -29,6 +29,8 @@ import org.jbeam.code.FuncInfo;
  *     refused function's counter starts again; hot functions come back soon and take the credit
  *     as it accrues, lukewarm ones seldom.</li>
  * </ol>
+ * A third rule, {@link WorkingSet} (ADR 0063), admits the functions of a narrow steady state
+ * that the budget keeps refusing (a server whose setup spent the credit).
  * The work clock is the schedulers' reduction count ({@code Scheduler.totalReductions}), set
  * when the boot ends; until then (and in VMs built without a boot) it stands at zero, and only
  * the initial credit can be spent.
@@ -54,6 +56,7 @@ final class TierPolicy {
         work = clock;
         base = clock.getAsLong();
         spent = 0;
+        WorkingSet.start(base + 1);
     }
 
     static long now() { return work.getAsLong(); }
@@ -65,16 +68,19 @@ final class TierPolicy {
     static boolean admit(FuncInfo f, String why) {
         long now = now() + 1, last = f.hotAt; // + 1: hotAt 0 means never
         f.hotAt = now;
-        if (last == 0 || now - last > WINDOW) return false;
         long cost = cost(f.end - f.start), left;
-        boolean ok;
+        boolean ok, reserved;
         synchronized (TierPolicy.class) {
+            WorkingSet.roll(now);
+            reserved = WorkingSet.take(f);
+            if (!reserved && (last == 0 || now - last > WINDOW)) return false;
             left = INITIAL + (now - base) / RATE - spent;
-            ok = left >= Math.min(cost, INITIAL);
-            if (ok) spent += cost;
+            ok = reserved || left >= Math.min(cost, INITIAL);
+            if (!ok) WorkingSet.refused(f, cost);
+            else if (!reserved) spent += cost;
         }
-        if (JitSupport.DEBUG) System.err.println("jit: " + f + " hot by " + why + " after " + (now - last) + " reductions: "
-                + (ok ? "admitted" : "refused") + ", credit " + left + " cost " + cost);
+        if (JitSupport.DEBUG) System.err.println("jit: " + f + " hot by " + why + " at " + now + " after " + (now - last) + " reductions: "
+                + (reserved ? "admitted (working set)" : ok ? "admitted" : "refused") + ", credit " + left + " cost " + cost);
         return ok;
     }
 

@@ -125,4 +125,95 @@ class TierPolicyTest {
         TierPolicy.start(clock::get);
         assertEquals(TierPolicy.INITIAL, TierPolicy.credit());
     }
+
+    /** Spends the initial credit on functions of no further interest (a server's setup). */
+    private static void spendTheInitialCredit() {
+        for (int i = 0; TierPolicy.credit() >= TierPolicy.cost(200); i++) {
+            FuncInfo f = function("setup" + i, 200);
+            TierPolicy.admit(f, "test");
+            TierPolicy.admit(f, "test");
+        }
+    }
+
+    /** One threshold crossing of {@code f} right after another (within the window): whether either was admitted. */
+    private boolean hotTwice(FuncInfo f) {
+        boolean first = TierPolicy.admit(f, "test");
+        clock.addAndGet(1);
+        return TierPolicy.admit(f, "test") | first;
+    }
+
+    /** Hot functions of the working-set tests: priced 1,045, more than the credit left and than what six epochs earn. */
+    private static final int HOT = 400;
+
+    private void toEpoch(long e) { clock.set(e * WorkingSet.EPOCH + 10); }
+
+    @Test
+    void aNarrowSteadyStateIsAdmittedAfterTwoEpochsWithoutCredit() {
+        spendTheInitialCredit();
+        FuncInfo[] server = new FuncInfo[5];
+        for (int i = 0; i < server.length; i++) server[i] = function("server" + i, HOT);
+        for (int e = 0; e < 2; e++) {
+            toEpoch(e);
+            for (FuncInfo f : server) assertFalse(hotTwice(f), "epoch " + e + ": refused by the budget, credit " + TierPolicy.credit());
+        }
+        toEpoch(2);
+        long credit = TierPolicy.credit();
+        assertTrue(credit < TierPolicy.cost(200));
+        for (FuncInfo f : server) assertTrue(hotTwice(f), f + ": hot for two epochs of a narrow program");
+        assertEquals(credit, TierPolicy.credit(), "the working set does not charge the budget");
+        assertEquals(server.length * TierPolicy.cost(HOT), WorkingSet.reserved());
+        FuncInfo newcomer = function("newcomer", HOT);
+        assertFalse(hotTwice(newcomer), "a function hot in one epoch only is still the budget's");
+    }
+
+    @Test
+    void aCompilerMovingFromPassToPassIsNeverReserved() {
+        spendTheInitialCredit();
+        // Each epoch refuses six functions: two of them hot in the epoch before too (a third of
+        // the demand), four new ones (the next pass).
+        FuncInfo[] shared = {function("shared0", HOT), function("shared1", HOT)};
+        for (int e = 0; e < 6; e++) {
+            toEpoch(e);
+            for (FuncInfo f : shared) assertFalse(hotTwice(f), "epoch " + e + ": " + f);
+            for (int i = 0; i < 4; i++) assertFalse(hotTwice(function("pass" + e + "_" + i, HOT)), "epoch " + e);
+        }
+        assertEquals(0, WorkingSet.reserved());
+    }
+
+    @Test
+    void aStableSetCostingMoreThanTheCapIsNotReserved() {
+        spendTheInitialCredit();
+        int n = (int) (WorkingSet.CAP / TierPolicy.cost(HOT)) + 1;
+        FuncInfo[] wide = new FuncInfo[n];
+        for (int i = 0; i < n; i++) wide[i] = function("wide" + i, HOT);
+        for (int e = 0; e < 4; e++) {
+            toEpoch(e);
+            for (FuncInfo f : wide) assertFalse(hotTwice(f), "epoch " + e + ": " + f + " (" + n + " functions, over " + WorkingSet.CAP + ")");
+        }
+        assertEquals(0, WorkingSet.reserved());
+    }
+
+    @Test
+    void aPhaseOrAnIdleEpochIsNotASteadyState() {
+        spendTheInitialCredit();
+        FuncInfo phase1 = function("phase1", HOT), phase2 = function("phase2", HOT), back = function("back", HOT);
+        toEpoch(0);
+        assertFalse(hotTwice(phase1));
+        assertFalse(hotTwice(back));
+        toEpoch(1);
+        assertFalse(hotTwice(phase2));
+        toEpoch(2);
+        assertFalse(hotTwice(phase1), "hot in epoch 0, not in epoch 1");
+        assertFalse(hotTwice(back), "hot in epoch 0, not in epoch 1");
+        toEpoch(4); // epoch 3 saw no refusal at all
+        assertFalse(hotTwice(phase1));
+        assertFalse(hotTwice(back));
+        toEpoch(5);
+        assertFalse(hotTwice(phase1), "hot in epoch 4 so far");
+        assertFalse(hotTwice(back));
+        toEpoch(6);
+        assertTrue(hotTwice(phase1), "hot in epochs 4 and 5");
+        assertTrue(hotTwice(back), "hot in epochs 4 and 5");
+        assertFalse(hotTwice(phase2), "hot in epoch 1 only");
+    }
 }
