@@ -13,9 +13,10 @@ import org.jbeam.term.*;
  * (options listed in erts' order, long_gc/long_schedule at least 1, large_heap at least 16384 words,
  * the last of a repeated option wins, an empty list or undefined turns it off, a monitor process
  * that has died counts as none). jbeam does not send the monitor messages yet: its collector is the
- * JVM's, without per-process collections to time, and busy ports/dist ports are not reported.
+ * JVM's, without per-process collections to time, and busy ports are not reported; busy
+ * distribution connections are (org.jbeam.dist.DistBusy, through {@link #busyDistPort}).
  */
-final class SystemMonitor {
+public final class SystemMonitor {
     private SystemMonitor() {}
 
     private static final EAtom LONG_GC = EAtom.of("long_gc"), LONG_SCHEDULE = EAtom.of("long_schedule"),
@@ -32,6 +33,15 @@ final class SystemMonitor {
             throw ErlangException.badarg();
         });
         t.bif2("erlang", "system_monitor", (p, pid, opts) -> set2(p, pid, opts, null));
+    }
+
+    /** The system monitor process if it asked for busy_dist_port, else null. */
+    public static EPid busyDistPort(Runtime vm) {
+        ETuple s;
+        synchronized (SETTINGS) { s = SETTINGS.get(vm); }
+        if (s == null) return null;
+        for (Term l = s.get(1); l instanceof ECons c; l = c.tail) if (c.head == BUSY_DIST_PORT) return (EPid) s.get(0);
+        return null;
     }
 
     private static Term get(ErlProcess p) {

@@ -25,6 +25,10 @@ final class DistConnection implements DistPort.Receiver {
     /** Why the connection went down (nodedown_reason). */
     volatile Term downReason = EAtom.of("connection_closed");
     private final ArrayDeque<byte[]> queued = new ArrayDeque<>();
+    /** Bytes in {@link #queued} (a pending connection's output queue, counted for back-pressure). */
+    private volatile long queuedSize;
+    /** Senders suspended while the output queue is over dist_buf_busy_limit. */
+    final DistBusy busy = new DistBusy(this);
     private volatile DistPort port;
     private volatile int state = PENDING;
     /** The peer's flags once up; before that the data queued assumes an OTP 25 peer. */
@@ -54,7 +58,15 @@ final class DistConnection implements DistPort.Receiver {
         if (state != PENDING) return false;
         state = DEAD;
         queued.clear();
+        queuedSize = 0;
+        busy.drained();
         return true;
+    }
+
+    /** Bytes queued for the peer and not yet written (or taken by the controller): what the busy limit bounds. */
+    long queuedBytes() {
+        DistPort p = port;
+        return p != null ? p.pendingBytes() : queuedSize;
     }
 
     /** setnode/3: writes what was queued, then every later send goes straight to the port. */
@@ -65,6 +77,7 @@ final class DistConnection implements DistPort.Receiver {
             peerCreation = creation;
             for (byte[] f : queued) p.sendPacket(f);
             queued.clear();
+            queuedSize = 0;
             port = p;
             state = UP;
             wasUp = true;
@@ -80,16 +93,29 @@ final class DistConnection implements DistPort.Receiver {
      * queued in one go (one lock, gathering writes), the others return at once. A sender's packets
      * stay in its order, since it queues them in order.
      */
-    void send(Term control, Term payload) {
+    void send(Term control, Term payload) { send(control, payload, null); }
+
+    /**
+     * A message from {@code from} (null: a signal, which never suspends its sender): if it leaves
+     * the queue at or over the busy limit, {@code from.busyDist} names this connection and the send
+     * instruction or BIF suspends the sender ({@link Distribution#suspendBusySender}).
+     */
+    void send(Term control, Term payload, org.jbeam.runtime.ErlProcess from) {
         byte[] packet = encode(control, payload);
         if (port == null) {
             synchronized (this) {
-                if (state == PENDING) { queued.add(packet); return; }
+                if (state == PENDING) {
+                    queued.add(packet);
+                    queuedSize += packet.length;
+                    if (from != null && queuedSize >= dist.busyLimit) from.busyDist = this;
+                    return;
+                }
             }
             if (port == null) return; // dead: dropped, as erts drops data for a connection that went down
         }
         out.add(packet);
         drainOut();
+        if (from != null && queuedBytes() >= dist.busyLimit) from.busyDist = this;
     }
 
     private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> out = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -156,6 +182,9 @@ final class DistConnection implements DistPort.Receiver {
     }
 
     @Override
+    public void drained() { busy.drained(); }
+
+    @Override
     public void closed(Term reason) {
         if (reason != null) downReason = reason;
         inputHandler = null;
@@ -163,7 +192,9 @@ final class DistConnection implements DistPort.Receiver {
             if (state == DEAD) return;
             state = DEAD;
             queued.clear();
+            queuedSize = 0;
         }
+        busy.drained(); // erts resumes the suspended senders when the connection goes down
         // Not under the port's lock: links and monitors of every process are visited.
         Thread.ofVirtual().start(() -> dist.down(this));
     }

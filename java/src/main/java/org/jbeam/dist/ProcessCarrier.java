@@ -67,6 +67,9 @@ final class ProcessCarrier implements DistPort {
     public void closeDist() { dist.vm.exitSignal(controller, controller, EAtom.KILL, false); }
 
     @Override
+    public long pendingBytes() { return queued.get(); }
+
+    @Override
     public long[] distStats() { return new long[] {in.get(), written.get(), queued.get()}; }
 
     /**
@@ -93,6 +96,8 @@ final class ProcessCarrier implements DistPort {
         if (p == null) return EAtom.of("none");
         queued.addAndGet(-p.length);
         written.incrementAndGet();
+        DistConnection c = conn;
+        if (c != null) c.drained(); // senders suspended on the busy limit may resume
         Term iov = ECons.of(EBitString.of(p));
         return getSize ? ETuple.of(EInteger.of(p.length), iov) : iov;
     }

@@ -460,6 +460,9 @@ abstract class TcpIo implements SockPoll.Handler {
 
     public void closeDist() { vm.ports.exit(port, EAtom.KILLED); }
 
+    /** The output queue's size, read without the lock (a volatile field) by senders checking the busy limit. */
+    public long pendingBytes() { return out.bytes; }
+
     public synchronized long[] distStats() { return new long[] {recvCnt, out.cnt, out.bytes}; }
 
     /** Nothing queued for output: subscribe([subs_empty_out_q]) would answer 0 (see InetOptNatives.close). */

@@ -30,8 +30,12 @@ final class TcpOutput {
     private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
     /** The file:sendfile/5 in progress on this socket, or null (see {@link Sendfile}). */
     private Sendfile sendfile;
-    /** Bytes queued and not yet written (getstat send_pend); packets sent, the largest, bytes written. */
-    long bytes, cnt, max, oct;
+    /**
+     * Bytes queued and not yet written (getstat send_pend; volatile: a distribution sender reads it
+     * without the lock to check the busy limit); packets sent, the largest, bytes written.
+     */
+    volatile long bytes;
+    long cnt, max, oct;
 
     TcpOutput(TcpIo io) { this.io = io; }
 
@@ -113,6 +117,7 @@ final class TcpOutput {
     /** Writes the queue (and sendfile chunks) as far as the socket takes; then a pending shutdown or close. */
     void flush() throws IOException {
         do writeQueue(); while (sendfile != null && queue.isEmpty() && io.ch != null && io.ch.isOpen() && refillSendfile());
+        if (io.dist != null) io.dist.drained(); // distribution senders suspended on the busy limit
         if (bytes <= TcpIo.LOW_WATERMARK && !waiting.isEmpty()) release(EAtom.OK);
         if (queue.isEmpty()) {
             if (io.shutWrPending && io.ch != null && io.ch.isOpen()) { io.shutWrPending = false; io.writeShut = true; io.ch.shutdownOutput(); }

@@ -12,6 +12,8 @@ public interface DistPort {
         void packet(byte[] data, int off, int len);
         /** The socket closed or failed, or the port exited with {@code reason} (null: connection_closed). */
         void closed(org.jbeam.term.Term reason);
+        /** Output was written (or taken): the queue may now be below the busy limit. Cheap when not busy. */
+        void drained();
     }
 
     /** Starts delivering packets (including any already buffered) to {@code r}. */
@@ -25,6 +27,9 @@ public interface DistPort {
 
     /** disconnect_node/1: the port exits with reason killed (its owner, linked, goes with it). */
     void closeDist();
+
+    /** Bytes queued for output and not yet written (or taken by the controller); any thread may ask. */
+    long pendingBytes();
 
     /** dist_get_stat: packets read, packets written, bytes still queued for output. */
     long[] distStats();

@@ -43,7 +43,7 @@ class DistCarrierTest {
      * server name against the host part of the node name), and the ssl_dist_optfile using them:
      * the server asks for and verifies the client's certificate, the client verifies the server's.
      */
-    private static Path certificates(Path dir) throws Exception {
+    static Path certificates(Path dir) throws Exception {
         String d = dir.toString();
         Files.writeString(dir.resolve("ext.cnf"), "subjectAltName=DNS:" + DistNodes.host() + ",DNS:localhost,IP:127.0.0.1\n");
         openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", d + "/ca.key", "-out", d + "/ca.pem", "-days", "3650",
