@@ -1,6 +1,6 @@
 package org.jbeam.dist;
 
-import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
 import org.jbeam.etf.TermEncoder;
@@ -24,7 +24,7 @@ final class DistConnection implements DistPort.Receiver {
     volatile boolean wasUp;
     /** Why the connection went down (nodedown_reason). */
     volatile Term downReason = EAtom.of("connection_closed");
-    private final ArrayDeque<byte[]> queued = new ArrayDeque<>();
+    private final ArrayDeque<ByteBuffer[]> queued = new ArrayDeque<>();
     /** Bytes in {@link #queued} (a pending connection's output queue, counted for back-pressure). */
     private volatile long queuedSize;
     /** Senders suspended while the output queue is over dist_buf_busy_limit. */
@@ -75,7 +75,7 @@ final class DistConnection implements DistPort.Receiver {
             if (state != PENDING) return false;
             flags = peerFlags;
             peerCreation = creation;
-            for (byte[] f : queued) p.sendPacket(f);
+            for (ByteBuffer[] f : queued) p.sendPacket(f);
             queued.clear();
             queuedSize = 0;
             port = p;
@@ -101,12 +101,12 @@ final class DistConnection implements DistPort.Receiver {
      * instruction or BIF suspends the sender ({@link Distribution#suspendBusySender}).
      */
     void send(Term control, Term payload, org.jbeam.runtime.ErlProcess from) {
-        byte[] packet = encode(control, payload);
+        ByteBuffer[] packet = TermEncoder.encodeDist(control, payload);
         if (port == null) {
             synchronized (this) {
                 if (state == PENDING) {
                     queued.add(packet);
-                    queuedSize += packet.length;
+                    for (ByteBuffer b : packet) queuedSize += b.remaining();
                     if (from != null && queuedSize >= dist.busyLimit) from.busyDist = this;
                     return;
                 }
@@ -118,14 +118,14 @@ final class DistConnection implements DistPort.Receiver {
         if (from != null && queuedBytes() >= dist.busyLimit) from.busyDist = this;
     }
 
-    private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> out = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.ConcurrentLinkedQueue<ByteBuffer[]> out = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean();
 
     private void drainOut() {
-        java.util.ArrayList<byte[]> batch = new java.util.ArrayList<>();
+        java.util.ArrayList<ByteBuffer[]> batch = new java.util.ArrayList<>();
         while (!out.isEmpty() && writing.compareAndSet(false, true)) {
             try {
-                byte[] b;
+                ByteBuffer[] b;
                 while (batch.size() < 256 && (b = out.poll()) != null) batch.add(b);
                 DistPort p = port;
                 if (p != null && !batch.isEmpty()) p.sendPackets(batch);
@@ -149,14 +149,6 @@ final class DistConnection implements DistPort.Receiver {
         else send(ETuple.of(ESmall.of(DistOps.MONITOR_P_EXIT), fromProc, watcher, ref, reason), null);
     }
 
-    private static byte[] encode(Term control, Term payload) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64);
-        out.write(DistOps.PASS_THROUGH);
-        out.writeBytes(TermEncoder.encode(control));
-        if (payload != null) out.writeBytes(TermEncoder.encode(payload));
-        return out.toByteArray();
-    }
-
     long[] stats() {
         DistPort p = port;
         return p == null ? new long[] {0, 0, 0} : p.distStats();
@@ -170,10 +162,10 @@ final class DistConnection implements DistPort.Receiver {
     }
 
     @Override
-    public void packet(byte[] data, int off, int len) {
+    public void packet(byte[] data, int off, int len, boolean owned) {
         if (len == 0) return; // a tick
         try {
-            DistDispatch.handle(this, data, off, len);
+            DistDispatch.handle(this, data, off, len, owned);
         } catch (RuntimeException e) {
             // A malformed packet from the peer: erts logs and takes the connection down.
             dist.vm.logInternal(new IllegalStateException("bad distribution packet from " + node.name, e));

@@ -73,6 +73,20 @@ final class TcpOutput {
         return true;
     }
 
+    /** Frames one packet given as buffers (a distribution packet, its large binaries by reference); false if too big. */
+    boolean queue(ByteBuffer[] parts) {
+        long len = 0;
+        for (ByteBuffer b : parts) len += b.remaining();
+        byte[] h = len > Integer.MAX_VALUE ? null : Packet.header(io.opts.packet, (int) len);
+        if (h == null) return false;
+        if (h.length > 0) queue.add(ByteBuffer.wrap(h));
+        for (ByteBuffer b : parts) queue.add(b);
+        bytes += h.length + len;
+        cnt++;
+        max = Math.max(max, len);
+        return true;
+    }
+
     /** Writes what the socket takes now; a write error closes the socket's data path ({error, closed}). */
     Term flushNow() {
         try {
