@@ -4,7 +4,8 @@
 %%   out    K 1 MiB messages streamed to the peer, acknowledged after the last (MB/s main -> peer)
 %%   in     the peer streams K 1 MiB messages here (MB/s peer -> main)
 %%   small  S small messages pipelined to the echo process and back (round trips per second)
-%% and each node's CPU time over the timed part (statistics(runtime): all threads of the VM).
+%% and, per phase, each node's CPU time in ms (statistics(runtime): all threads of the VM, so JIT
+%% compilation and GC count too): on a shared machine the CPU figures move less than the wall times.
 -module(dist_tput).
 -export([main/1, peer/0]).
 
@@ -36,22 +37,17 @@ main([PeerS | Args]) ->
     roundtrips(Echo, Bin, Warm),
     stream_out(Peer, Bin, Warm),
     stream_in(Echo, Bin, Warm),
-    C0 = cpu(Peer),
-    {Trt, ok} = timer:tc(fun() -> roundtrips(Echo, Bin, N) end),
-    {Tout, ok} = timer:tc(fun() -> stream_out(Peer, Bin, K) end),
-    {Tin, ok} = timer:tc(fun() -> stream_in(Echo, Bin, K) end),
-    {Tsm, ok} = timer:tc(fun() -> small(Echo, S) end),
-    C1 = cpu(Peer),
-    out(rt_mbps, N * 1.0e6 / Trt / 1.048576),
-    out(out_mbps, K * 1.0e6 / Tout / 1.048576),
-    out(in_mbps, K * 1.0e6 / Tin / 1.048576),
-    out(small_per_s, S * 1.0e6 / Tsm),
-    {M1, P1} = C1, {M0, P0} = C0,
-    out(cpu_ms_main, M1 - M0),
-    out(cpu_ms_peer, P1 - P0).
+    phase(rt, Peer, N * 1.048576, fun() -> roundtrips(Echo, Bin, N) end),
+    phase(out, Peer, K * 1.048576, fun() -> stream_out(Peer, Bin, K) end),
+    phase(in, Peer, K * 1.048576, fun() -> stream_in(Echo, Bin, K) end),
+    phase(small, Peer, S, fun() -> small(Echo, S) end).
 
-out(K, V) when is_float(V) -> io:format("~p: ~.1f~n", [K, V]);
-out(K, V) -> io:format("~p: ~p~n", [K, V]).
+%% One timed phase: its rate (MB/s, or round trips/s for small) and both nodes' CPU ms.
+phase(Name, Peer, Units, F) ->
+    {M0, P0} = cpu(Peer),
+    {T, ok} = timer:tc(F),
+    {M1, P1} = cpu(Peer),
+    io:format("~p: ~.1f cpu_main ~p cpu_peer ~p~n", [Name, Units * 1.0e6 / T, M1 - M0, P1 - P0]).
 
 cpu(Peer) ->
     {Main, _} = statistics(runtime),

@@ -184,6 +184,8 @@ abstract class TcpIo implements SockPoll.Handler {
             freshInput = true;
             if (toBig) bigFill += n; else inLen += n;
             recvOct += n;
+            // Frame now: a large packet's header seen in this read makes the next read go to its array.
+            if (dist != null) frameDist();
             // A short read drained the socket: skip the read that would only say EAGAIN (epoll is
             // level-triggered, so data or a FIN arriving later is reported again).
             if (n < room) return;
@@ -195,14 +197,19 @@ abstract class TcpIo implements SockPoll.Handler {
     public synchronized void received(java.lang.foreign.MemorySegment data, int n) {
         if (ch == null || readEof || closedDone) return;
         if (n > 0) {
-            int toBig = big != null ? Math.min(n, big.length - bigFill) : 0;
-            if (toBig > 0) {
-                java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, big, bigFill, toBig);
-                bigFill += toBig;
+            int at = 0;
+            // A large distribution packet under way takes its bytes directly (the receive buffer is
+            // empty meanwhile); once complete it is delivered and the rest goes to the buffer.
+            while (big != null && at < n) {
+                int k = Math.min(n - at, big.length - bigFill);
+                java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, at, big, bigFill, k);
+                bigFill += k;
+                at += k;
+                frameDist();
             }
-            int rest = n - toBig;
+            int rest = n - at;
             if (in.length - inLen < rest) in = java.util.Arrays.copyOf(in, Math.max(in.length * 2, inLen + rest));
-            java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, toBig, in, inLen, rest);
+            java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, at, in, inLen, rest);
             inLen += rest;
             freshInput = true;
             recvOct += n;
@@ -326,6 +333,25 @@ abstract class TcpIo implements SockPoll.Handler {
 
     /** A distribution channel: every complete packet goes to the distribution layer; a close tells it and the owner. */
     private void deliverDist() {
+        frameDist();
+        if (readEof && !closeReported) {
+            closeReported = true;
+            inLen = 0;
+            big = null;
+            out.fail();
+            vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
+            dist.closed(null);
+        }
+        updateInterest();
+    }
+
+    /**
+     * Hands the complete packets received to the distribution layer, in order: a large one being
+     * assembled in its own array first (the bytes in the buffer follow it), then those in the
+     * buffer; an incomplete large one moves to an array of its own.
+     */
+    private void frameDist() {
+        if (dist == null || port.isClosed() || closedDone) return;
         if (big != null) {
             int take = Math.min(inLen, big.length - bigFill);
             if (take > 0) { System.arraycopy(in, 0, big, bigFill, take); bigFill += take; consume(take); }
@@ -356,15 +382,6 @@ abstract class TcpIo implements SockPoll.Handler {
             off += hl + (int) n;
         }
         if (off > 0) consume(off);
-        if (readEof && !closeReported) {
-            closeReported = true;
-            inLen = 0;
-            big = null;
-            out.fail();
-            vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
-            dist.closed(null);
-        }
-        updateInterest();
     }
 
     private void cancel(Recv r) { if (r.timer != null) r.timer.cancel(false); }
