@@ -12,6 +12,8 @@ command -v elixir >/dev/null 2>&1 || need+=(elixir)
 # OTP's NIF libraries used as proof of the erl_nif layer (crypto.so, asn1rt_nif.so).
 ls /usr/lib/erlang/lib/crypto-*/priv/lib/crypto.so >/dev/null 2>&1 || need+=(erlang-crypto)
 ls /usr/lib/erlang/lib/asn1-*/priv/lib/asn1rt_nif.so >/dev/null 2>&1 || need+=(erlang-asn1)
+# OTP's example applications: kernel's gen_tcp_dist (an alternative distribution carrier) is compiled by DistCarrierTest.
+ls -d /usr/lib/erlang/lib/kernel-*/examples/gen_tcp_dist >/dev/null 2>&1 || need+=(erlang-examples)
 # OTP applications the differential suite runs unmodified (ssh, ssl and inets over loopback, xmerl, eunit,
 # xref, merl, common_test, os_mon).
 for app in ssh:erlang-ssh ssl:erlang-ssl inets:erlang-inets common_test:erlang-common-test os_mon:erlang-os-mon xmerl:erlang-xmerl \

@@ -554,6 +554,13 @@ static ERL_NIF_TERM spin_step(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[
 }
 NIF(yield_spin) { return spin_step(env, 1, argv); }
 
+NIF(block_ms) {   /* blocks the calling normal scheduler N ms without yielding, as a badly behaved NIF would (long_schedule) */
+    long ms; if (!enif_get_long(env, argv[0], &ms) || ms < 0 || ms > 10000) return enif_make_badarg(env);
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {}
+    return enif_make_atom(env, "ok");
+}
+
 NIF(dyn_new) {   /* a dyn resource holding argv[0], and a counter resource (another type) */
     long v; if (!enif_get_long(env, argv[0], &v)) return enif_make_badarg(env);
     dyn_res *d = enif_alloc_resource(dyn_type, sizeof *d);
@@ -609,7 +616,7 @@ static ErlNifFunc funcs[] = {
     {"pipe_stop", 1, pipe_stop, 0}, {"pipe_stops", 0, pipe_stops, 0}, {"select_bad", 0, select_bad, 0},
     {"hash_phash2", 1, hash_phash2, 0}, {"hash_internal_stable", 2, hash_internal_stable, 0},
     {"yield_spin", 1, yield_spin, 0}, {"dyn_new", 1, dyn_new, 0}, {"dyn_call", 4, dyn_call, 0}, {"port_cmd", 2, port_cmd, 0},
-    {"api", 2, jb_test_api, 0}, {"exc", 0, jb_test_exc, 0},
+    {"api", 2, jb_test_api, 0}, {"exc", 0, jb_test_exc, 0}, {"block_ms", 1, block_ms, 0},
 };
 
 ERL_NIF_INIT(jbeam_test_nif, funcs, load, NULL, NULL, unload)

@@ -82,7 +82,7 @@ main() ->
     {ok, H} = gen_udp:open(0, [binary, {active, false}, {ip, Lo}]), {ok, PH} = inet:port(H),
     ok = inet:setopts(H, [{active, 2}]),
     ok = gen_udp:send(A, Lo, PH, <<"c1">>), ok = gen_udp:send(A, Lo, PH, <<"c2">>),
-    timer:sleep(50),
+    wait_queue(3, 200),      % both datagrams and udp_passive (a fixed sleep lost the race on a loaded machine, erl too)
     Child = spawn(fun() -> receive go -> ok end, timer:sleep(20), Self ! {child, norm(flush())} end),
     p(ctl, gen_udp:controlling_process(H, Child)),
     Child ! go,
@@ -204,3 +204,11 @@ main() ->
     timer:sleep(100),
     p(fds_back, fds() - Base =< 5),
     io:format("done~n").
+
+%% Waits until this process has at least N messages, polling every 10 ms, at most Tries times.
+wait_queue(_, 0) -> timeout;
+wait_queue(N, Tries) ->
+    case process_info(self(), message_queue_len) of
+        {message_queue_len, L} when L >= N -> ok;
+        _ -> timer:sleep(10), wait_queue(N, Tries - 1)
+    end.

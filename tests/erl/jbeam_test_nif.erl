@@ -6,7 +6,7 @@
 %% one scheduler).
 -on_load(init/0).
 -compile({no_auto_import, [self/0]}).
--export([echo/1,priv/0,ints/0,get_ints/1,double_it/1,atom_info/1,existing_atom/1,make_atom/1,tuple_info/1,list_info/1,strings/1,map_ops/2,map_from_arrays/2,bin_ops/1,big_binary/1,iolist_to_bin/1,term_type/1,is_tests/1,compare/2,badarg/0,raise/1,pending/0,make_res/1,get_res/1,res_kept_free/0,dtor_count/0,format/1,sysinfo/0,sched/1,self/0,send_self/1,env_copy/1,threads/0,times/0,add/2,thread_kind/0,dirty_cpu_kind/0,dirty_io_kind/0,hop/1,hop_raise/1,dirty_badarg/1,dirty_sleep/1,dirty_send/1,gate_wait/1,gate_open/0,watch/1,unwatch/1,watch_term/1,same_monitor/2,counter_monitor/1,watcher_dtor_count/0,t2b/1,b2t/2,whereis_pid/1,ioq_test/3,iovec_split/2,pipe_open/0,pipe_select/2,pipe_select_custom/2,pipe_cancel/1,pipe_write/2,pipe_read/1,pipe_stop/1,pipe_stops/0,select_bad/0,hash_phash2/1,hash_internal_stable/2,yield_spin/1,dyn_new/1,dyn_call/4,port_cmd/2,api/2,exc/0]).
+-export([echo/1,priv/0,ints/0,get_ints/1,double_it/1,atom_info/1,existing_atom/1,make_atom/1,tuple_info/1,list_info/1,strings/1,map_ops/2,map_from_arrays/2,bin_ops/1,big_binary/1,iolist_to_bin/1,term_type/1,is_tests/1,compare/2,badarg/0,raise/1,pending/0,make_res/1,get_res/1,res_kept_free/0,dtor_count/0,format/1,sysinfo/0,sched/1,self/0,send_self/1,env_copy/1,threads/0,times/0,add/2,thread_kind/0,dirty_cpu_kind/0,dirty_io_kind/0,hop/1,hop_raise/1,dirty_badarg/1,dirty_sleep/1,dirty_send/1,gate_wait/1,gate_open/0,watch/1,unwatch/1,watch_term/1,same_monitor/2,counter_monitor/1,watcher_dtor_count/0,t2b/1,b2t/2,whereis_pid/1,ioq_test/3,iovec_split/2,pipe_open/0,pipe_select/2,pipe_select_custom/2,pipe_cancel/1,pipe_write/2,pipe_read/1,pipe_stop/1,pipe_stops/0,select_bad/0,hash_phash2/1,hash_internal_stable/2,yield_spin/1,dyn_new/1,dyn_call/4,port_cmd/2,api/2,exc/0,block_ms/1]).
 -export([main/0, scheduling/0, local_hot/3]).
 
 init() ->
@@ -16,6 +16,7 @@ init() ->
 echo(_) -> erlang:nif_error(not_loaded).
 api(_, _) -> erlang:nif_error(not_loaded).
 exc() -> erlang:nif_error(not_loaded).
+block_ms(_) -> erlang:nif_error(not_loaded).
 priv() -> erlang:nif_error(not_loaded).
 ints() -> erlang:nif_error(not_loaded).
 get_ints(_) -> erlang:nif_error(not_loaded).

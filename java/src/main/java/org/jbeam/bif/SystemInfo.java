@@ -29,6 +29,7 @@ public final class SystemInfo {
             if (k.name.equals("jbeam") && v.name.equals("io_backend")) return EAtom.of(org.jbeam.io.SharedRing.backendName());
             // ... and the one tcp sockets get readiness from ("io_uring" | "nio"; ADR 0016).
             if (k.name.equals("jbeam") && v.name.equals("socket_backend")) return EAtom.of(org.jbeam.inet.InetDrivers.socketBackend());
+            if (k.name.equals("jbeam") && v.name.equals("socket_receives")) return org.jbeam.inet.InetDrivers.socketReceives();
             if (k.name.equals("cpu_topology") && v.name.equals("defined")) return EAtom.UNDEFINED;
             if (k.name.equals("cpu_topology") && (v.name.equals("detected") || v.name.equals("used"))) return CpuTopology.detected();
         }

@@ -12,11 +12,12 @@ import org.jbeam.term.*;
  * erlang:system_monitor/0,1,2: the monitor process and its options, kept and answered as erts does
  * (options listed in erts' order, long_gc/long_schedule at least 1, large_heap at least 16384 words,
  * the last of a repeated option wins, an empty list or undefined turns it off, a monitor process
- * that has died counts as none). jbeam does not send the monitor messages yet: its collector is the
- * JVM's, without per-process collections to time, and busy ports are not reported; busy
- * distribution connections are (org.jbeam.dist.DistBusy, through {@link #busyDistPort}).
+ * that has died counts as none). The settings are published to the runtime
+ * ({@link org.jbeam.runtime.Runtime#systemMonitor}), which sends long_schedule events
+ * ({@link org.jbeam.runtime.SystemMonitorEvents}, ADR 0065), and busy_dist_port events are sent by
+ * {@code dist/DistBusy} (ADR 0064); the other options are accepted and their events never sent (see there).
  */
-public final class SystemMonitor {
+final class SystemMonitor {
     private SystemMonitor() {}
 
     private static final EAtom LONG_GC = EAtom.of("long_gc"), LONG_SCHEDULE = EAtom.of("long_schedule"),
@@ -35,21 +36,12 @@ public final class SystemMonitor {
         t.bif2("erlang", "system_monitor", (p, pid, opts) -> set2(p, pid, opts, null));
     }
 
-    /** The system monitor process if it asked for busy_dist_port, else null. */
-    public static EPid busyDistPort(Runtime vm) {
-        ETuple s;
-        synchronized (SETTINGS) { s = SETTINGS.get(vm); }
-        if (s == null) return null;
-        for (Term l = s.get(1); l instanceof ECons c; l = c.tail) if (c.head == BUSY_DIST_PORT) return (EPid) s.get(0);
-        return null;
-    }
-
     private static Term get(ErlProcess p) {
         synchronized (SETTINGS) {
             ETuple s = SETTINGS.get(p.vm);
             if (s == null) return EAtom.UNDEFINED;
             ErlProcess m = p.vm.resolve((EPid) s.get(0));
-            if (m == null || !m.isAlive()) { SETTINGS.remove(p.vm); return EAtom.UNDEFINED; }
+            if (m == null || !m.isAlive()) { SETTINGS.remove(p.vm); p.vm.systemMonitor = null; return EAtom.UNDEFINED; }
             return s;
         }
     }
@@ -58,8 +50,21 @@ public final class SystemMonitor {
         synchronized (SETTINGS) {
             Term old = get(p);
             if (s == null) SETTINGS.remove(p.vm); else SETTINGS.put(p.vm, s);
+            p.vm.systemMonitor = s == null ? null : settings(s);
             return old;
         }
+    }
+
+    /** The runtime's view of {Pid, Options}. */
+    private static org.jbeam.runtime.SystemMonitorEvents.Settings settings(ETuple s) {
+        long sched = 0;
+        boolean busyPort = false, busyDist = false;
+        for (Term t = s.get(1); t instanceof ECons c; t = c.tail) {
+            if (c.head == BUSY_PORT) busyPort = true;
+            else if (c.head == BUSY_DIST_PORT) busyDist = true;
+            else if (c.head instanceof ETuple o && o.get(0) == LONG_SCHEDULE) sched = ((ESmall) o.get(1)).value;
+        }
+        return new org.jbeam.runtime.SystemMonitorEvents.Settings((EPid) s.get(0), sched, busyPort, busyDist);
     }
 
     private static Term set2(ErlProcess p, Term pid, Term opts, Term arg1) {

@@ -45,8 +45,8 @@ final class DistBusy {
             p.distSuspended = true;
             suspended.add(p);
         }
-        EPid monitor = org.jbeam.bif.SystemMonitor.busyDistPort(p.vm);
-        if (monitor != null) p.vm.sendTo(monitor, ETuple.of(MONITOR, p.pid, BUSY_DIST_PORT, conn.controller));
+        org.jbeam.runtime.SystemMonitorEvents.Settings sm = p.vm.systemMonitor;
+        if (sm != null && sm.busyDistPort()) p.vm.sendTo(sm.monitor(), ETuple.of(MONITOR, p.pid, BUSY_DIST_PORT, conn.controller));
         return true;
     }
 

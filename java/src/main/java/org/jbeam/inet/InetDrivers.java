@@ -20,6 +20,24 @@ public final class InetDrivers {
     public static String socketBackend() { return SockPoll.backendName(); }
 
     /**
+     * erlang:system_info({jbeam, socket_receives}): {@code nio}, or how the io_uring ring receives for
+     * connected sockets (ADR 0062): {@code #{mode => multishot | oneshot, buffers, buffer_size,
+     * completions, no_buffer}} (no_buffer: multishot receives ended by ENOBUFS and re-armed).
+     */
+    public static org.jbeam.term.Term socketReceives() {
+        org.jbeam.io.PollRing r = socketRing();
+        if (r == null) return org.jbeam.term.EAtom.of("nio");
+        long[] s = r.receiveStats();
+        String[] keys = {"mode", "buffers", "buffer_size", "completions", "no_buffer"};
+        org.jbeam.term.Term[] ks = new org.jbeam.term.Term[keys.length], vs = new org.jbeam.term.Term[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            ks[i] = org.jbeam.term.EAtom.of(keys[i]);
+            vs[i] = i == 0 ? org.jbeam.term.EAtom.of(s[0] == 1 ? "multishot" : "oneshot") : org.jbeam.term.EInteger.of(s[i]);
+        }
+        return org.jbeam.term.EMap.of(ks, vs);
+    }
+
+    /**
      * The io_uring socket ring the tcp/udp drivers poll on, or null when they use the NIO selector
      * (the socket NIF, org.jbeam.socket, shares it: one ring thread for all sockets).
      */

@@ -24,7 +24,7 @@ abstract class SockPoll {
     interface Handler {
         void ready(int readyOps);
         /** Data received by the poll set itself (io_uring receives, see {@link Watch#ownsReads}): as PollRing.Listener.received. */
-        default void received(java.lang.foreign.MemorySegment data, int n) {}
+        default void received(java.lang.foreign.MemorySegment data, int n, boolean more) {}
     }
 
     /** One registered channel. Calls come with the socket's monitor held. */
@@ -178,7 +178,7 @@ abstract class SockPoll {
             w.recv = RECV && ch instanceof java.nio.channels.SocketChannel;
             w.key = ring.register(fdOf(ch), new PollRing.Listener() {
                 @Override public void ready(int rev) { h.ready(w.readyOps(rev)); }
-                @Override public void received(java.lang.foreign.MemorySegment data, int n) { h.received(data, n); }
+                @Override public void received(java.lang.foreign.MemorySegment data, int n, boolean more) { h.received(data, n, more); }
             }, w.mask(ops));
             if (w.recv && (ops & SelectionKey.OP_READ) != 0) w.key.wantRecv(true);
             return w;

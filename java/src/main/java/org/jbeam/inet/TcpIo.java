@@ -194,7 +194,7 @@ abstract class TcpIo implements SockPoll.Handler {
 
     /** Data (n > 0), end of stream (0) or -errno received by the io_uring poll set, on its thread. */
     @Override
-    public synchronized void received(java.lang.foreign.MemorySegment data, int n) {
+    public synchronized void received(java.lang.foreign.MemorySegment data, int n, boolean more) {
         if (ch == null || readEof || closedDone) return;
         if (n > 0) {
             int at = 0;
@@ -213,9 +213,10 @@ abstract class TcpIo implements SockPoll.Handler {
             inLen += rest;
             freshInput = true;
             recvOct += n;
-            // A full buffer: more may be waiting. No receive is in flight during this call (the ring
-            // re-arms after it), so reading the rest here keeps the order and saves ring turns.
-            if (n == data.byteSize() && inLen < READ_AHEAD) {
+            // A full buffer: more may be waiting. Unless a multishot receive is still armed (it delivers
+            // the rest), no receive is in flight during this call (the ring re-arms after it), so
+            // reading the rest here keeps the order and saves ring turns.
+            if (!more && n == data.byteSize() && inLen < READ_AHEAD) {
                 try {
                     readSocket();
                 } catch (IOException e) {

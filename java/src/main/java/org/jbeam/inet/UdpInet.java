@@ -318,7 +318,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
      * the ring thread, with no receive of this socket in flight, so the msghdr block may be read and reset.
      */
     @Override
-    public synchronized void received(java.lang.foreign.MemorySegment msg, int n) {
+    public synchronized void received(java.lang.foreign.MemorySegment msg, int n, boolean more) {
         if (closed || ring == null) return;
         if (n >= 0) {
             n = Math.min(n, bufferSize());

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jbeam.bindings.libc.Errno;
 import org.jbeam.bindings.libc.Libc;
 import org.jbeam.bindings.liburing.IoUring;
+import org.jbeam.bindings.liburing.IoUringCqe;
 import org.jbeam.bindings.liburing.IoUringParams;
-import org.jbeam.bindings.liburing.IoUringProbe;
 import org.jbeam.bindings.liburing.IoUringRings;
 import org.jbeam.bindings.liburing.LibUring;
 
@@ -46,18 +46,20 @@ public final class PollRing {
         void ready(int revents);
         /**
          * A receive ({@link Key#wantRecv}) completed: {@code n > 0} bytes at the start of {@code data}
-         * (valid only during the call), 0 at end of stream, or -errno. No receive of the key is in flight
-         * during the call (the next is armed after it returns), so the listener may read the socket itself.
+         * (valid only during the call), 0 at end of stream, or -errno. With {@code more} false no receive
+         * of the key is in flight during the call (the next is armed after it returns), so the listener
+         * may read the socket itself; with {@code more} true a multishot receive stays armed and will
+         * deliver what follows (a read of the listener's own would reorder the data).
          */
-        default void received(MemorySegment data, int n) {}
+        default void received(MemorySegment data, int n, boolean more) {}
     }
 
     private static final long TAG_SHIFT = 56, TAG_POLL = 0, TAG_WAKE = 1L << TAG_SHIFT, TAG_IGNORE = 2L << TAG_SHIFT,
             TAG_RECV = 3L << TAG_SHIFT;
-    /** Size of a key's receive buffer (off-heap, allocated at the first receive, freed at release). */
-    static final int RECV_BUF = Integer.getInteger("jbeam.inet.recvBuffer", 8 * 1024);
-    private static final int[] NEEDED_OPS = {IORING_OP_POLL_ADD, IORING_OP_POLL_REMOVE, IORING_OP_READ, IORING_OP_RECV,
-            IORING_OP_ASYNC_CANCEL};
+    /** Size of a key's receive buffer (off-heap, allocated at the first receive, freed at release), without multishot receives. */
+    static final int RECV_BUF = RecvBufferRing.SIZE;
+    /** Multishot receives into a provided-buffer ring where the kernel has them (ADR 0062; -Djbeam.inet.multishot=false: one-shot receives into per-key buffers). */
+    static final boolean MULTISHOT = !"false".equals(System.getProperty("jbeam.inet.multishot"));
 
     private final Arena arena = Arena.ofShared();
     private final MemorySegment ring;
@@ -68,6 +70,12 @@ public final class PollRing {
     private final AtomicBoolean sleeping = new AtomicBoolean();
     private final Thread thread;
     private final String setup;
+    /** The provided buffers of multishot receives, or null (then each key receives into a buffer of its own). */
+    private RecvBufferRing bufs;
+    /** Without multishot receives: each key's own receive buffer, pooled. */
+    private final KeyBufferPool keyBufs = new KeyBufferPool();
+    /** Ring thread only: keys whose multishot receive ended for want of a buffer, re-armed once buffers are back. */
+    private final java.util.ArrayList<Key> starved = new java.util.ArrayList<>();
 
     private Key[] keys = new Key[1024];          // ring thread only: slot -> key with a poll in flight or pending release
     private int[] free = new int[1024];
@@ -91,6 +99,8 @@ public final class PollRing {
         // ring thread only
         int armed, slot = -1, seq, recvSeq;
         boolean removeSent, recvArmed, recvCancelSent;
+        /** The armed receive is multishot (provided buffers); recvStopSent: a cancel of it is in flight since the receive is no longer wanted. */
+        boolean multishot, recvStopSent;
         volatile boolean recvWanted;
         MemorySegment buf;
         volatile MemorySegment msg;     // recvMsg: the owner's msghdr, else null
@@ -212,9 +222,15 @@ public final class PollRing {
             used = i;
         }
         if (rc < 0) throw new IllegalStateException("io_uring_queue_init_params: " + Errno.name(-rc));
+        String multi = "";
+        if (MULTISHOT && PollRingProbe.multishotSupported(ring, params)) {
+            Object b = RecvBufferRing.register(ring, arena);
+            if (b instanceof RecvBufferRing r) { bufs = r; multi = ", " + r.describe(); }
+            else multi = ", no multishot receives (" + b + ")";
+        }
         minTimeout = COALESCE_USEC > 0 && (IoUringParams.features(params) & IoUringParams.IORING_FEAT_MIN_TIMEOUT) != 0
                 && names[used].contains("DEFER_TASKRUN");
-        return names[used] + (minTimeout ? ", coalesced waits " + COALESCE_USEC + " us" : "");
+        return names[used] + (minTimeout ? ", coalesced waits " + COALESCE_USEC + " us" : "") + multi;
     }
 
     /**
@@ -231,6 +247,16 @@ public final class PollRing {
         if (!p.equals("batch")) return "";
         int rc = Libc.schedSetSchedulerSelf(Libc.SCHED_BATCH);
         return rc == 0 ? ", SCHED_BATCH" : ", SCHED_BATCH refused: " + Errno.name(-rc);
+    }
+
+    /**
+     * How connected sockets receive, for erlang:system_info({jbeam, socket_receives}): {@code
+     * {"multishot", buffers, buffer size, completions with a buffer, completions without (ENOBUFS)}} or
+     * {@code {"oneshot", 0, per-key buffer size, 0, 0}}.
+     */
+    public long[] receiveStats() {
+        RecvBufferRing b = bufs;
+        return b == null ? new long[] {0, 0, RECV_BUF, 0, 0} : new long[] {1, RecvBufferRing.COUNT, RecvBufferRing.SIZE, b.filled, b.starved};
     }
 
     /** The setup flags the kernel accepted (for the log line). */
@@ -349,14 +375,26 @@ public final class PollRing {
         }
         if (k.recvWanted && !k.recvArmed) {
             if (k.slot < 0) k.slot = allocSlot(k);
-            if (k.buf == null && k.msg == null) k.buf = takeBuf();
             k.recvSeq++;
+            k.multishot = k.msg == null && bufs != null;
+            k.recvStopSent = false;
             MemorySegment s = sqe();
             if (k.msg != null) io_uring_prep_recvmsg(s, k.fd, k.msg, 0);
-            else io_uring_prep_recv(s, k.fd, k.buf, RECV_BUF, 0);
+            else if (k.multishot) io_uring_prep_recv_multishot(s, k.fd, RecvBufferRing.BGID, 0);
+            else {
+                if (k.buf == null) k.buf = keyBufs.take();
+                io_uring_prep_recv(s, k.fd, k.buf, RECV_BUF, 0);
+            }
             io_uring_sqe_set_data64(s, recvUd(k));
             k.recvArmed = true;
             inFlight++;
+        } else if (!k.recvWanted && k.recvArmed && k.multishot && !k.recvStopSent) {
+            // A multishot receive goes on until cancelled: a reader over its read-ahead limit stops it here
+            // (what arrives before the cancel is still delivered).
+            MemorySegment s = sqe();
+            io_uring_prep_cancel64(s, recvUd(k), 0);
+            io_uring_sqe_set_data64(s, TAG_IGNORE);
+            k.recvStopSent = true;
         }
         int want = k.wanted;
         if (want == 0) return;
@@ -378,31 +416,13 @@ public final class PollRing {
 
     private void finish(Key k) {
         if (k.slot >= 0) { keys[k.slot] = null; free[freeTop++] = k.slot; k.slot = -1; }
-        if (k.buf != null) { giveBuf(k.buf); k.buf = null; }   // no receive in flight now
+        if (k.buf != null) { keyBufs.give(k.buf); k.buf = null; }   // no receive in flight now
         if (k.done) return;       // released on the caller's thread
         k.done = true;
         Runnable r = k.onReleased;
         if (r != null) {
             try { r.run(); } catch (RuntimeException e) { e.printStackTrace(); }
         }
-    }
-
-    /**
-     * Receive buffers, ring thread only: malloc'd and pooled. A shared Arena per buffer (the first
-     * version) cost a JVM-wide handshake at every close, in which the VM thread sleeps 1 ms whenever a
-     * thread is slow to answer: per connection the dearest step of accept/connect/close (ADR 0021).
-     */
-    private final MemorySegment[] bufPool = new MemorySegment[BUF_POOL];
-    private int bufPooled;
-    static final int BUF_POOL = Integer.getInteger("jbeam.inet.recvBufferPool", 256);
-
-    private MemorySegment takeBuf() {
-        return bufPooled > 0 ? bufPool[--bufPooled] : Libc.malloc(RECV_BUF);
-    }
-
-    private void giveBuf(MemorySegment b) {
-        if (bufPooled < bufPool.length) bufPool[bufPooled++] = b;
-        else Libc.free(b);
     }
 
     private static long ud(Key k) { return TAG_POLL | ((long) (k.seq & 0xFFFFFF) << 32) | k.slot; }
@@ -432,14 +452,7 @@ public final class PollRing {
             long tag = ud & (0xFFL << TAG_SHIFT);
             if (tag == TAG_WAKE) { wakeArmed = false; continue; }
             if (tag == TAG_RECV) {
-                Key k = keys[(int) ud];
-                if (k == null || ((ud >>> 32) & 0xFFFFFF) != (k.recvSeq & 0xFFFFFF)) continue;
-                synchronized (k) { k.recvArmed = false; }
-                inFlight--;
-                if (!k.released && res != -Errno.ECANCELED) {
-                    try { k.listener.received(k.msg != null ? k.msg : k.buf, res); } catch (RuntimeException e) { e.printStackTrace(); }
-                }
-                sync(k);
+                received((int) ud, (int) (ud >>> 32) & 0xFFFFFF, res, rings.cqeFlags(i));
                 continue;
             }
             if (tag != TAG_POLL) continue;
@@ -455,51 +468,42 @@ public final class PollRing {
             }
             sync(k);
         }
+        if (bufs != null) {
+            bufs.publish();
+            // keys whose multishot receive found no buffer: buffers are back now
+            for (int i = 0; i < starved.size(); i++) sync(starved.get(i));
+            starved.clear();
+        }
         return tail - head;
     }
 
-    // ---- availability ----
-
-    private static volatile String reason;
-    private static volatile boolean probed;
+    /** A receive's completion: data, end of stream or an error for the key in {@code slot}. */
+    private void received(int slot, int seq, int res, int flags) {
+        boolean more = (flags & IoUringCqe.IORING_CQE_F_MORE) != 0;
+        int bid = (flags & IoUringCqe.IORING_CQE_F_BUFFER) != 0 ? flags >>> IoUringCqe.IORING_CQE_BUFFER_SHIFT : -1;
+        Key k = keys[slot];
+        if (k == null || seq != (k.recvSeq & 0xFFFFFF)) {    // stale
+            if (bid >= 0) bufs.give(bid);
+            return;
+        }
+        if (!more) {
+            synchronized (k) { k.recvArmed = false; }
+            inFlight--;
+        }
+        if (res == -Errno.ENOBUFS && k.multishot) {
+            // every provided buffer is in a completion not reaped yet: re-armed after this batch gives them back
+            bufs.starved++;
+            starved.add(k);
+            return;
+        }
+        if (!k.released && res != -Errno.ECANCELED) {
+            MemorySegment data = bid >= 0 ? bufs.buffer(bid) : k.msg != null ? k.msg : k.buf;
+            try { k.listener.received(data, res, more); } catch (RuntimeException e) { e.printStackTrace(); }
+        }
+        if (bid >= 0) bufs.give(bid);
+        if (!more) sync(k);
+    }
 
     /** Null if socket polls on io_uring work here, else why not. */
-    public static String unavailableReason() {
-        if (!probed) {
-            synchronized (PollRing.class) {
-                if (!probed) { reason = probe(); probed = true; }
-            }
-        }
-        return reason;
-    }
-
-    private static String probe() {
-        String base = IoUringRing.unavailableReason();
-        if (base != null) return base;
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment r = a.allocate(IoUring.LAYOUT), p = a.allocate(IoUringParams.LAYOUT);
-            int rc = io_uring_queue_init_params(4, r, p);
-            if (rc < 0) return "io_uring_queue_init_params: " + Errno.name(-rc);
-            try {
-                // poll updates (5.13) and one CQE per event without drops
-                if ((IoUringParams.features(p) & IoUringParams.IORING_FEAT_NODROP) == 0) return "kernel lacks IORING_FEAT_NODROP";
-                MemorySegment probe = io_uring_get_probe_ring(r);
-                if (probe.equals(MemorySegment.NULL)) return "io_uring_get_probe_ring failed";
-                try {
-                    MemorySegment view = IoUringProbe.view(probe);
-                    for (int op : NEEDED_OPS)
-                        if (!IoUringProbe.opcodeSupported(view, op)) return "kernel does not support io_uring opcode " + op;
-                    // IORING_OP_MSG_RING (5.18) comes after poll updates (5.13): its presence dates the kernel.
-                    if (!IoUringProbe.opcodeSupported(view, IORING_OP_MSG_RING)) return "kernel too old for poll updates";
-                } finally {
-                    io_uring_free_probe(probe);
-                }
-            } finally {
-                io_uring_queue_exit(r);
-            }
-        } catch (UnsatisfiedLinkError e) {
-            return e.getMessage();
-        }
-        return null;
-    }
+    public static String unavailableReason() { return PollRingProbe.unavailableReason(); }
 }

@@ -19,6 +19,9 @@ import org.jbeam.term.*;
  * schedulers and timers. Built by the embedding API ({@code org.jbeam.api.JBeam}).
  */
 public final class Runtime {
+    /** erlang:system_monitor's events and receiver, or null when none is set (see {@link SystemMonitorEvents}). */
+    public volatile SystemMonitorEvents.Settings systemMonitor;
+
     /**
      * The node field of this node's own pids, ports and references: always {@code nonode@nohost}, also
      * once the node is alive. Local identifiers keep this marker (so they stay equal to themselves when

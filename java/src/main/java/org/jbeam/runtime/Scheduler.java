@@ -405,6 +405,11 @@ public final class Scheduler {
         org.jbeam.trace.CallTime.Clock clock = p.callClock; // call_time stops while scheduled out
         if (clock != null) clock.in();
         if (p.trace != null) org.jbeam.trace.Tracing.scheduledIn(p); // running: in
+        SystemMonitorEvents.Settings mon = vm.systemMonitor;     // long_schedule: time the slice
+        long t0 = 0;
+        org.jbeam.code.BeamModule inModule = null;
+        int inPc = 0;
+        if (mon != null && mon.timesSlices()) { t0 = System.nanoTime(); inModule = p.module; inPc = p.pc; }
         try {
             outcome = interp.run(p, SLICE);
         } catch (Throwable t) {
@@ -413,6 +418,7 @@ public final class Scheduler {
         }
         if ((clock = p.callClock) != null) clock.out(p.pid);
         if (p.trace != null) org.jbeam.trace.Tracing.scheduledOut(p, outcome == Interpreter.EXITED); // running: out
+        if (t0 != 0) SystemMonitorEvents.sliceEnded(vm, mon, p, t0, inModule, inPc, outcome == Interpreter.EXITED);
         switch (outcome) {
             case Interpreter.YIELDED -> {
                 p.status.set(ErlProcess.RUNNABLE);

@@ -33,4 +33,6 @@ public final class IoUringCqe {
     /** {@code cqe->flags} bits. */
     public static final int IORING_CQE_F_BUFFER = 1, IORING_CQE_F_MORE = 1 << 1, IORING_CQE_F_SOCK_NONEMPTY = 1 << 2,
             IORING_CQE_F_NOTIF = 1 << 3;
+    /** With IORING_CQE_F_BUFFER, the provided buffer's id is {@code flags >>> IORING_CQE_BUFFER_SHIFT}. */
+    public static final int IORING_CQE_BUFFER_SHIFT = 16;
 }

@@ -115,6 +115,7 @@ public final class IoUringRings {
         return cqes.asSlice((long) (index & cqMask) * IoUringCqe.SIZE, IoUringCqe.SIZE);
     }
     public long cqeUserData(int index) { return cqes.get(ValueLayout.JAVA_LONG, (long) (index & cqMask) * IoUringCqe.SIZE); }
+    public int cqeFlags(int index) { return cqes.get(ValueLayout.JAVA_INT, (long) (index & cqMask) * IoUringCqe.SIZE + IoUringCqe.FLAGS); }
     public int cqeRes(int index) { return cqes.get(ValueLayout.JAVA_INT, (long) (index & cqMask) * IoUringCqe.SIZE + IoUringCqe.RES); }
 
     /** {@code io_uring_cq_advance}: releases {@code nr} CQEs back to the kernel (release store of the head). */

@@ -112,6 +112,11 @@ public final class LibUring {
     private static final class ENTER2 { static final MethodHandle H = h("io_uring_enter2",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG)); }
 
+    private static final class REGISTER_BUF_RING { static final MethodHandle H = h("io_uring_register_buf_ring",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT)); }
+    private static final class UNREGISTER_BUF_RING { static final MethodHandle H = h("io_uring_unregister_buf_ring",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT)); }
+
     private static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) return r;
         if (t instanceof Error e) throw e;
@@ -121,6 +126,16 @@ public final class LibUring {
     /** {@code int io_uring_queue_init_params(unsigned entries, struct io_uring *ring, struct io_uring_params *p)}. */
     public static int io_uring_queue_init_params(int entries, MemorySegment ring, MemorySegment params) {
         try { return (int) need(QUEUE_INIT_PARAMS.H, "io_uring_queue_init_params").invokeExact(entries, ring, params); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code int io_uring_register_buf_ring(struct io_uring *ring, struct io_uring_buf_reg *reg, unsigned flags)} (5.19). */
+    public static int io_uring_register_buf_ring(MemorySegment ring, MemorySegment reg, int flags) {
+        try { return (int) need(REGISTER_BUF_RING.H, "io_uring_register_buf_ring").invokeExact(ring, reg, flags); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+    /** {@code int io_uring_unregister_buf_ring(struct io_uring *ring, int bgid)}. */
+    public static int io_uring_unregister_buf_ring(MemorySegment ring, int bgid) {
+        try { return (int) need(UNREGISTER_BUF_RING.H, "io_uring_unregister_buf_ring").invokeExact(ring, bgid); }
         catch (Throwable t) { throw rethrow(t); }
     }
     /** {@code int io_uring_queue_init(unsigned entries, struct io_uring *ring, unsigned flags)}. */
@@ -237,6 +252,20 @@ public final class LibUring {
     public static void io_uring_prep_recv(MemorySegment sqe, int sockfd, MemorySegment buf, long len, int flags) {
         io_uring_prep_rw(IORING_OP_RECV, sqe, sockfd, buf.address(), (int) len, 0);
         IoUringSqe.opFlags(sqe, flags);
+    }
+    /** {@code sqe->ioprio} flags of IORING_OP_RECV / SEND (io_uring.h 2.3). */
+    public static final int IORING_RECVSEND_POLL_FIRST = 1, IORING_RECV_MULTISHOT = 1 << 1;
+    /**
+     * {@code io_uring_prep_recv_multishot} with a buffer group: one SQE that keeps receiving into
+     * buffers the kernel picks from provided-buffer group {@code bgid} (IOSQE_BUFFER_SELECT), one CQE
+     * per buffer with IORING_CQE_F_MORE while it stays armed (6.0). {@code len} must be 0 before 6.10.
+     */
+    public static void io_uring_prep_recv_multishot(MemorySegment sqe, int sockfd, int bgid, int flags) {
+        io_uring_prep_rw(IORING_OP_RECV, sqe, sockfd, 0, 0, 0);
+        IoUringSqe.opFlags(sqe, flags);
+        IoUringSqe.ioprio(sqe, IORING_RECV_MULTISHOT);
+        IoUringSqe.flags(sqe, IOSQE_BUFFER_SELECT);
+        IoUringSqe.bufIndex(sqe, bgid);      // the buf_index / buf_group union
     }
     /** {@code io_uring_prep_recvmsg}: the kernel reads {@code msghdr} (and what it points to) when the op is issued. */
     public static void io_uring_prep_recvmsg(MemorySegment sqe, int fd, MemorySegment msghdr, int flags) {
