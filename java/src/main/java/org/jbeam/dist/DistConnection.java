@@ -66,7 +66,7 @@ final class DistConnection implements DistPort.Receiver {
     /** Bytes queued for the peer and not yet written (or taken by the controller): what the busy limit bounds. */
     long queuedBytes() {
         DistPort p = port;
-        return p != null ? p.pendingBytes() : queuedSize;
+        return p != null ? p.pendingBytes() + outBytes.get() : queuedSize;
     }
 
     /** setnode/3: writes what was queued, then every later send goes straight to the port. */
@@ -113,6 +113,9 @@ final class DistConnection implements DistPort.Receiver {
             }
             if (port == null) return; // dead: dropped, as erts drops data for a connection that went down
         }
+        long size = 0;
+        for (ByteBuffer b : packet) size += b.remaining();
+        outBytes.addAndGet(size);
         out.add(packet);
         drainOut();
         if (from != null && queuedBytes() >= dist.busyLimit) from.busyDist = this;
@@ -120,16 +123,28 @@ final class DistConnection implements DistPort.Receiver {
 
     private final java.util.concurrent.ConcurrentLinkedQueue<ByteBuffer[]> out = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean();
+    /**
+     * Bytes in {@link #out}, part of the busy limit's queue: while one sender writes (and its thread
+     * may be preempted holding {@link #writing}), others' packets wait here uncounted by the port.
+     * Lowered after the batch is in the port's queue (a moment counted twice, never not at all).
+     */
+    private final java.util.concurrent.atomic.AtomicLong outBytes = new java.util.concurrent.atomic.AtomicLong();
 
     private void drainOut() {
         java.util.ArrayList<ByteBuffer[]> batch = new java.util.ArrayList<>();
         while (!out.isEmpty() && writing.compareAndSet(false, true)) {
             try {
                 ByteBuffer[] b;
-                while (batch.size() < 256 && (b = out.poll()) != null) batch.add(b);
+                long size = 0;
+                while (batch.size() < 256 && (b = out.poll()) != null) {
+                    batch.add(b);
+                    for (ByteBuffer x : b) size += x.remaining();
+                }
                 DistPort p = port;
                 if (p != null && !batch.isEmpty()) p.sendPackets(batch);
                 batch.clear();
+                outBytes.addAndGet(-size);
+                busy.drained(); // the port's own drained() ran while the batch was still counted here
             } finally {
                 writing.set(false);
             }
