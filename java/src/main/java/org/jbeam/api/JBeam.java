@@ -207,6 +207,13 @@ public final class JBeam implements AutoCloseable {
             return this;
         }
         private long busyWait = -1;
+        /** The distribution buffer busy limit in KiB (erl's {@code +zdbbl}, 1..2097151; default 1024). */
+        public Builder distBufBusyLimit(int kib) {
+            if (kib < 1 || kib > 2097151) throw new IllegalArgumentException("Invalid dbbl limit: " + kib);
+            this.dbbl = kib;
+            return this;
+        }
+        private int dbbl = 1024;
         /** Process, port and async-pool limits (erl's +P, +Q, +A; see Limits for erts' ranges). */
         public Builder limits(org.jbeam.runtime.Limits l) { this.limits = l; return this; }
         private org.jbeam.runtime.Limits limits = org.jbeam.runtime.Limits.DEFAULT;
@@ -252,6 +259,7 @@ public final class JBeam implements AutoCloseable {
                     args, otpRoot, natives);
             vm.limits = limits;
             if (busyWait >= 0) vm.scheduler.busyWait(busyWait);
+            vm.dist.busyLimit = dbbl * 1024L;
             return new JBeam(vm);
         }
     }

@@ -14,6 +14,8 @@ import org.jbeam.term.*;
  */
 public final class ErlangMiscBifs implements BifModule {
     private static final String E = "erlang";
+    private static final EAtom NOSUSPEND = EAtom.of("nosuspend");
+    private static final Term NOSUSPEND_OPTS = ECons.of(NOSUSPEND);
 
     @Override
     public void register(BifTable t) {
@@ -71,8 +73,9 @@ public final class ErlangMiscBifs implements BifModule {
         t.bif2(E, "process_display", (p, pid, type) -> EAtom.TRUE);
         t.bif0(E, "system_profile", p -> EAtom.UNDEFINED);
         ProcessControl.register(t);
-        t.bif3(E, "send_nosuspend", (p, d, m, o) -> EAtom.of(ErlangProcessBifs.send3(p, d, m, o) == EAtom.OK));
-        t.bif2(E, "send_nosuspend", (p, d, m) -> { p.vm.send(p, d, m); return EAtom.TRUE; });
+        // As erlang.erl: send/3 with nosuspend added to the options; ok gives true.
+        t.bif3(E, "send_nosuspend", (p, d, m, o) -> EAtom.of(ErlangProcessBifs.send3(p, d, m, new ECons(NOSUSPEND, o)) == EAtom.OK));
+        t.bif2(E, "send_nosuspend", (p, d, m) -> EAtom.of(ErlangProcessBifs.send3(p, d, m, NOSUSPEND_OPTS) == EAtom.OK));
     }
 
     static byte[] md5(byte[] b) {

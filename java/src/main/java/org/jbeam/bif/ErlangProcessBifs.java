@@ -53,9 +53,9 @@ public final class ErlangProcessBifs implements BifModule {
             return r == null ? EAtom.UNDEFINED : r;
         });
         t.bif0(E, "registered", p -> ECons.of(p.vm.registry.names()));
-        t.bif2(E, "send", (p, d, m) -> { p.vm.send(p, d, m); return m; });
+        t.bif2(E, "send", ErlangProcessBifs::send2);
         t.bif3(E, "send", ErlangProcessBifs::send3);
-        t.bif2(E, "!", (p, d, m) -> { p.vm.send(p, d, m); return m; });
+        t.bif2(E, "!", ErlangProcessBifs::send2);
         t.bif0(E, "make_ref", p -> p.vm.makeRef());
         t.bif2(E, "process_flag", ErlangProcessBifs::processFlag);
         // process_flag/3 (erlang.erl wraps this): only save_calls may be set on another process;
@@ -108,29 +108,46 @@ public final class ErlangProcessBifs implements BifModule {
     private static final EAtom NOCONNECT = EAtom.of("noconnect"), NOSUSPEND = EAtom.of("nosuspend");
 
     /**
-     * erlang:send/3. Options are nosuspend and noconnect only (else badarg). Sends never suspend
-     * here, so nosuspend changes nothing; with noconnect a message to a node with no connection (up
+     * erlang:send/2 and !: a send that left a distribution connection over its busy limit
+     * suspends the sender until the connection's queue drains (the message is sent), as erts.
+     */
+    static Term send2(ErlProcess p, Term dest, Term msg) {
+        p.vm.send(p, dest, msg);
+        if (p.busyDist != null && p.vm.dist.suspendBusySender(p)) return Trap.yieldThen(() -> msg);
+        return msg;
+    }
+
+    /**
+     * erlang:send/3. Options are nosuspend and noconnect only (else badarg). With nosuspend a
+     * message to a node whose connection is busy is not sent and the result is nosuspend; one that
+     * is sent never suspends the sender. With noconnect a message to a node with no connection (up
      * or pending) is not sent and the result is noconnect.
      */
     static Term send3(ErlProcess p, Term dest, Term msg, Term opts) {
         // Walked in place: gen:do_call sends every gen_server:call request with [noconnect].
-        boolean noconnect = false;
+        boolean noconnect = false, nosuspend = false;
         Term l = opts;
         for (; l instanceof ECons c; l = c.tail) {
             if (c.head == NOCONNECT) noconnect = true;
-            else if (c.head != NOSUSPEND) throw ErlangException.badarg();
+            else if (c.head == NOSUSPEND) nosuspend = true;
+            else throw ErlangException.badarg();
         }
         if (l != ENil.NIL) throw ErlangException.badarg();
-        if (noconnect) {
+        if (noconnect || nosuspend) {
             EAtom node = dest instanceof EPid pid && pid.node != p.vm.nodeName ? pid.node
                     : dest instanceof ERef r && r.node != p.vm.nodeName ? r.node
                     : dest instanceof ETuple t && t.arity() == 2 && t.get(0) instanceof EAtom && t.get(1) instanceof EAtom n
                             && n != p.vm.thisNode ? n : null;
             // Only a send that would have to start a connection is refused: gen:call monitors a
             // remote name first (which starts connecting) and then sends with noconnect.
-            if (node != null && !p.vm.dist.hasConnection(node)) return NOCONNECT;
+            if (noconnect && node != null && !p.vm.dist.hasConnection(node)) return NOCONNECT;
+            if (nosuspend && node != null && p.vm.dist.isBusy(node)) return NOSUSPEND;
         }
         p.vm.send(p, dest, msg);
+        if (p.busyDist != null) {
+            if (nosuspend) p.busyDist = null;
+            else if (p.vm.dist.suspendBusySender(p)) return Trap.yieldThen(() -> EAtom.OK);
+        }
         return EAtom.OK;
     }
 

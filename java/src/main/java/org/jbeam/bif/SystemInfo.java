@@ -106,7 +106,7 @@ public final class SystemInfo {
             }
             case "check_io" -> ENil.NIL;
             case "dist_ctrl" -> ECons.of(p.vm.dist.controllers());
-            case "dist_buf_busy_limit" -> ESmall.of(1024 * 1024);
+            case "dist_buf_busy_limit" -> EInteger.of(p.vm.dist.busyLimit);
             case "max_heap_size" -> org.jbeam.runtime.GcOptions.DEFAULT.maxHeapSizeTerm();
             case "min_heap_size" -> ETuple.of(EAtom.of("min_heap_size"), ESmall.of(233));
             case "min_bin_vheap_size" -> ETuple.of(EAtom.of("min_bin_vheap_size"), ESmall.of(46422));

@@ -14,8 +14,8 @@ import org.jbeam.term.*;
  * the last of a repeated option wins, an empty list or undefined turns it off, a monitor process
  * that has died counts as none). The settings are published to the runtime
  * ({@link org.jbeam.runtime.Runtime#systemMonitor}), which sends long_schedule events
- * ({@link org.jbeam.runtime.SystemMonitorEvents}, ADR 0065); the other options are accepted and
- * their events never sent (see there).
+ * ({@link org.jbeam.runtime.SystemMonitorEvents}, ADR 0065), and busy_dist_port events are sent by
+ * {@code dist/DistBusy} (ADR 0064); the other options are accepted and their events never sent (see there).
  */
 final class SystemMonitor {
     private SystemMonitor() {}

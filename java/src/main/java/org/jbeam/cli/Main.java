@@ -58,6 +58,7 @@ public final class Main {
         if (cl.dirtyIo > 0) b.dirtyIoSchedulers(cl.dirtyIo);
         b.limits(cl.limits);
         if (cl.busyWait != null) b.schedulerBusyWait(cl.busyWait);
+        if (cl.dbbl > 0) b.distBufBusyLimit(cl.dbbl);
         for (Path p : cl.pathFirst) b.addPathFirst(p);
         for (Path p : cl.pathLast) b.addPathLast(p);
         for (Path p : ErlLibs.ebinDirs()) b.addPathLast(p);
@@ -76,6 +77,8 @@ public final class Main {
         int schedulers = -1, dirtyCpu = -1, dirtyIo = -1;
         /** +sbwt's value (scheduler busy wait threshold), or null. */
         String busyWait;
+        /** +zdbbl's value (distribution buffer busy limit, KiB), or 0. */
+        int dbbl;
         org.jbeam.runtime.Limits limits = org.jbeam.runtime.Limits.DEFAULT;
         /** +V or -version was given. */
         boolean version;
@@ -173,6 +176,12 @@ public final class Main {
             if (s.equals("+sbwt") && i + 1 < a.length) {
                 if (org.jbeam.runtime.Scheduler.busyWaitNanos(a[i + 1]) >= 0) busyWait = a[i + 1];
                 else if (error == null) error = "bad scheduler busy wait threshold: " + a[i + 1];
+            }
+            if (s.equals("+zdbbl") && i + 1 < a.length) {
+                int v = -1;
+                try { v = Integer.parseInt(a[i + 1]); } catch (NumberFormatException e) { /* erl: usage error below */ }
+                if (v >= 1 && v <= 2097151) dbbl = v;
+                else if (error == null) error = "Invalid dbbl limit: " + a[i + 1];
             }
             if (s.equals("+V")) version = true;
             if ((name.equals("P") || name.equals("Q") || name.equals("A")) && val != null) {

@@ -1,6 +1,6 @@
 package org.jbeam.dist;
 
-import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
 import org.jbeam.etf.TermEncoder;
@@ -24,7 +24,11 @@ final class DistConnection implements DistPort.Receiver {
     volatile boolean wasUp;
     /** Why the connection went down (nodedown_reason). */
     volatile Term downReason = EAtom.of("connection_closed");
-    private final ArrayDeque<byte[]> queued = new ArrayDeque<>();
+    private final ArrayDeque<ByteBuffer[]> queued = new ArrayDeque<>();
+    /** Bytes in {@link #queued} (a pending connection's output queue, counted for back-pressure). */
+    private volatile long queuedSize;
+    /** Senders suspended while the output queue is over dist_buf_busy_limit. */
+    final DistBusy busy = new DistBusy(this);
     private volatile DistPort port;
     private volatile int state = PENDING;
     /** The peer's flags once up; before that the data queued assumes an OTP 25 peer. */
@@ -54,7 +58,15 @@ final class DistConnection implements DistPort.Receiver {
         if (state != PENDING) return false;
         state = DEAD;
         queued.clear();
+        queuedSize = 0;
+        busy.drained();
         return true;
+    }
+
+    /** Bytes queued for the peer and not yet written (or taken by the controller): what the busy limit bounds. */
+    long queuedBytes() {
+        DistPort p = port;
+        return p != null ? p.pendingBytes() + outBytes.get() : queuedSize;
     }
 
     /** setnode/3: writes what was queued, then every later send goes straight to the port. */
@@ -63,8 +75,9 @@ final class DistConnection implements DistPort.Receiver {
             if (state != PENDING) return false;
             flags = peerFlags;
             peerCreation = creation;
-            for (byte[] f : queued) p.sendPacket(f);
+            for (ByteBuffer[] f : queued) p.sendPacket(f);
             queued.clear();
+            queuedSize = 0;
             port = p;
             state = UP;
             wasUp = true;
@@ -80,30 +93,58 @@ final class DistConnection implements DistPort.Receiver {
      * queued in one go (one lock, gathering writes), the others return at once. A sender's packets
      * stay in its order, since it queues them in order.
      */
-    void send(Term control, Term payload) {
-        byte[] packet = encode(control, payload);
+    void send(Term control, Term payload) { send(control, payload, null); }
+
+    /**
+     * A message from {@code from} (null: a signal, which never suspends its sender): if it leaves
+     * the queue at or over the busy limit, {@code from.busyDist} names this connection and the send
+     * instruction or BIF suspends the sender ({@link Distribution#suspendBusySender}).
+     */
+    void send(Term control, Term payload, org.jbeam.runtime.ErlProcess from) {
+        ByteBuffer[] packet = TermEncoder.encodeDist(control, payload);
         if (port == null) {
             synchronized (this) {
-                if (state == PENDING) { queued.add(packet); return; }
+                if (state == PENDING) {
+                    queued.add(packet);
+                    for (ByteBuffer b : packet) queuedSize += b.remaining();
+                    if (from != null && queuedSize >= dist.busyLimit) from.busyDist = this;
+                    return;
+                }
             }
             if (port == null) return; // dead: dropped, as erts drops data for a connection that went down
         }
+        long size = 0;
+        for (ByteBuffer b : packet) size += b.remaining();
+        outBytes.addAndGet(size);
         out.add(packet);
         drainOut();
+        if (from != null && queuedBytes() >= dist.busyLimit) from.busyDist = this;
     }
 
-    private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> out = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.ConcurrentLinkedQueue<ByteBuffer[]> out = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean();
+    /**
+     * Bytes in {@link #out}, part of the busy limit's queue: while one sender writes (and its thread
+     * may be preempted holding {@link #writing}), others' packets wait here uncounted by the port.
+     * Lowered after the batch is in the port's queue (a moment counted twice, never not at all).
+     */
+    private final java.util.concurrent.atomic.AtomicLong outBytes = new java.util.concurrent.atomic.AtomicLong();
 
     private void drainOut() {
-        java.util.ArrayList<byte[]> batch = new java.util.ArrayList<>();
+        java.util.ArrayList<ByteBuffer[]> batch = new java.util.ArrayList<>();
         while (!out.isEmpty() && writing.compareAndSet(false, true)) {
             try {
-                byte[] b;
-                while (batch.size() < 256 && (b = out.poll()) != null) batch.add(b);
+                ByteBuffer[] b;
+                long size = 0;
+                while (batch.size() < 256 && (b = out.poll()) != null) {
+                    batch.add(b);
+                    for (ByteBuffer x : b) size += x.remaining();
+                }
                 DistPort p = port;
                 if (p != null && !batch.isEmpty()) p.sendPackets(batch);
                 batch.clear();
+                outBytes.addAndGet(-size);
+                busy.drained(); // the port's own drained() ran while the batch was still counted here
             } finally {
                 writing.set(false);
             }
@@ -123,14 +164,6 @@ final class DistConnection implements DistPort.Receiver {
         else send(ETuple.of(ESmall.of(DistOps.MONITOR_P_EXIT), fromProc, watcher, ref, reason), null);
     }
 
-    private static byte[] encode(Term control, Term payload) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64);
-        out.write(DistOps.PASS_THROUGH);
-        out.writeBytes(TermEncoder.encode(control));
-        if (payload != null) out.writeBytes(TermEncoder.encode(payload));
-        return out.toByteArray();
-    }
-
     long[] stats() {
         DistPort p = port;
         return p == null ? new long[] {0, 0, 0} : p.distStats();
@@ -144,16 +177,19 @@ final class DistConnection implements DistPort.Receiver {
     }
 
     @Override
-    public void packet(byte[] data, int off, int len) {
+    public void packet(byte[] data, int off, int len, boolean owned) {
         if (len == 0) return; // a tick
         try {
-            DistDispatch.handle(this, data, off, len);
+            DistDispatch.handle(this, data, off, len, owned);
         } catch (RuntimeException e) {
             // A malformed packet from the peer: erts logs and takes the connection down.
             dist.vm.logInternal(new IllegalStateException("bad distribution packet from " + node.name, e));
             close();
         }
     }
+
+    @Override
+    public void drained() { busy.drained(); }
 
     @Override
     public void closed(Term reason) {
@@ -163,7 +199,9 @@ final class DistConnection implements DistPort.Receiver {
             if (state == DEAD) return;
             state = DEAD;
             queued.clear();
+            queuedSize = 0;
         }
+        busy.drained(); // erts resumes the suspended senders when the connection goes down
         // Not under the port's lock: links and monitors of every process are visited.
         Thread.ofVirtual().start(() -> dist.down(this));
     }

@@ -41,7 +41,7 @@ final class DistCtrlBifs {
             if (c == null) throw isHandle(h) ? notsup() : ErlangException.badarg();
             if (!p.pid.equals(c.inputHandler)) throw notsup();
             if (c.carrier() instanceof ProcessCarrier pc) pc.putData(bin);
-            else if (bin.byteSize() > 0) c.packet(bin.array(), bin.arrayOffset(), bin.byteSize());
+            else if (bin.byteSize() > 0) c.packet(bin.array(), bin.arrayOffset(), bin.byteSize(), true);
             return EAtom.OK;
         });
         t.bif1(E, "dist_ctrl_get_data", (p, h) -> controlled(p, h).getData());

@@ -16,11 +16,12 @@ import org.jbeam.term.*;
 final class DistDispatch {
     private DistDispatch() {}
 
-    static void handle(DistConnection c, byte[] b, int off, int len) {
+    /** {@code owned}: {@code b} is this packet's alone and never written again, so large binaries may view it. */
+    static void handle(DistConnection c, byte[] b, int off, int len, boolean owned) {
         if ((b[off] & 0xFF) != DistOps.PASS_THROUGH) throw new IllegalArgumentException("no pass-through prefix: " + (b[off] & 0xFF));
         TermDecoder.Result ctl = TermDecoder.decode(b, off + 1, len - 1, false, org.jbeam.etf.EtfBifs.funResolver);
         int rest = len - 1 - ctl.used();
-        Term payload = rest > 0 ? TermDecoder.decode(b, off + 1 + ctl.used(), rest, false, org.jbeam.etf.EtfBifs.funResolver).term() : null;
+        Term payload = rest > 0 ? TermDecoder.decodeDist(b, off + 1 + ctl.used(), rest, owned, org.jbeam.etf.EtfBifs.funResolver).term() : null;
         if (!(ctl.term() instanceof ETuple m) || m.arity() < 1 || !(m.get(0) instanceof ESmall op))
             throw new IllegalArgumentException("bad control message " + ctl.term());
         Runtime vm = c.dist.vm;

@@ -48,6 +48,25 @@ public final class Distribution {
 
     public Distribution(Runtime vm) { this.vm = vm; }
 
+    /** dist_buf_busy_limit in bytes (erl's +zdbbl, in KiB; default 1 MiB): see {@link DistBusy}. */
+    public volatile long busyLimit = 1024 * 1024;
+
+    /**
+     * After a send of {@code p}'s left a connection over its busy limit ({@code p.busyDist}):
+     * suspends {@code p} until the queue drains (true: the caller yields at once), as erts.
+     */
+    public boolean suspendBusySender(ErlProcess p) {
+        DistConnection c = (DistConnection) p.busyDist;
+        p.busyDist = null;
+        return c.busy.suspend(p);
+    }
+
+    /** A nosuspend send to {@code node} would have suspended: its connection is busy. */
+    public boolean isBusy(EAtom node) {
+        DistConnection c = conns.get(node);
+        return c != null && !c.isDead() && c.busy.isBusy();
+    }
+
     public boolean alive() { return vm.thisNode != EAtom.NONODE; }
 
     /** The process that named this node (net_kernel): when it exits the node is no longer alive. */
@@ -302,17 +321,17 @@ public final class Distribution {
 
     public void send(ErlProcess from, EPid to, Term msg) {
         DistConnection c = connection(to.node);
-        if (c != null) c.send(ETuple.of(ESmall.of(DistOps.SEND), EMPTY, to), msg);
+        if (c != null) c.send(ETuple.of(ESmall.of(DistOps.SEND), EMPTY, to), msg, from);
     }
 
     public void sendNamed(ErlProcess from, EAtom name, EAtom node, Term msg) {
         DistConnection c = connection(node);
-        if (c != null) c.send(ETuple.of(ESmall.of(DistOps.REG_SEND), sender(from), EMPTY, name), msg);
+        if (c != null) c.send(ETuple.of(ESmall.of(DistOps.REG_SEND), sender(from), EMPTY, name), msg, from);
     }
 
     public void sendAlias(ErlProcess from, ERef alias, Term msg) {
         DistConnection c = connection(alias.node);
-        if (c != null && c.has(ALIAS)) c.send(ETuple.of(ESmall.of(DistOps.ALIAS_SEND), sender(from), alias), msg);
+        if (c != null && c.has(ALIAS)) c.send(ETuple.of(ESmall.of(DistOps.ALIAS_SEND), sender(from), alias), msg, from);
     }
 
     private static EPid sender(ErlProcess from) { return from != null ? from.pid : new EPid(EAtom.NONODE, 0, 0, 0); }

@@ -1,5 +1,6 @@
 package org.jbeam.dist;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,7 +28,7 @@ final class ProcessCarrier implements DistPort {
     volatile DistConnection conn;
     /** dist_ctrl_get_data/1 answers {Size, Data} instead of Data (dist_ctrl_set_opt get_size). */
     volatile boolean getSize;
-    private final ConcurrentLinkedQueue<byte[]> out = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<ByteBuffer[]> out = new ConcurrentLinkedQueue<>();
     /** Bytes in {@link #out}: dist_get_stat's pending output, and whether a notification is due at once. */
     private final AtomicLong queued = new AtomicLong();
     /** The controller asked to hear of the next data (erts' dep->notify). */
@@ -46,25 +47,28 @@ final class ProcessCarrier implements DistPort {
     public void attach(Receiver r) { } // input comes through dist_ctrl_put_data/2, which finds the connection itself
 
     @Override
-    public boolean sendPacket(byte[] data) {
+    public boolean sendPacket(ByteBuffer[] data) {
         if (dead) return false;
         out.add(data);
-        queued.addAndGet(data.length);
+        queued.addAndGet(size(data));
         // The notification is armed only while the queue was empty, so whoever takes it owes the message.
         if (notify.getAndSet(false)) dist.vm.sendTo(controller, DIST_DATA);
         return true;
     }
 
     @Override
-    public boolean sendPackets(List<byte[]> packets) {
+    public boolean sendPackets(List<ByteBuffer[]> packets) {
         boolean ok = true;
-        for (byte[] p : packets) ok &= sendPacket(p);
+        for (ByteBuffer[] p : packets) ok &= sendPacket(p);
         return ok;
     }
 
     /** disconnect_node/1 and a stopping net_kernel: as erts, the controller gets an exit signal kill. */
     @Override
     public void closeDist() { dist.vm.exitSignal(controller, controller, EAtom.KILL, false); }
+
+    @Override
+    public long pendingBytes() { return queued.get(); }
 
     @Override
     public long[] distStats() { return new long[] {in.get(), written.get(), queued.get()}; }
@@ -86,15 +90,26 @@ final class ProcessCarrier implements DistPort {
 
     // ---- the controller's BIFs ----
 
-    /** dist_ctrl_get_data/1: the next packet as an iovec, or none. */
+    private static long size(ByteBuffer[] packet) {
+        long n = 0;
+        for (ByteBuffer b : packet) n += b.remaining();
+        return n;
+    }
+
+    /** dist_ctrl_get_data/1: the next packet as an iovec (its large binaries shared, not copied), or none. */
     Term getData() {
         if (dead) return EAtom.of("none");
-        byte[] p = out.poll();
+        ByteBuffer[] p = out.poll();
         if (p == null) return EAtom.of("none");
-        queued.addAndGet(-p.length);
+        long size = size(p);
+        queued.addAndGet(-size);
         written.incrementAndGet();
-        Term iov = ECons.of(EBitString.of(p));
-        return getSize ? ETuple.of(EInteger.of(p.length), iov) : iov;
+        DistConnection c = conn;
+        if (c != null) c.drained(); // senders suspended on the busy limit may resume
+        Term[] parts = new Term[p.length];
+        for (int i = 0; i < p.length; i++) parts[i] = EBitString.of(p[i].array(), p[i].arrayOffset() + p[i].position(), p[i].remaining());
+        Term iov = ECons.of(parts);
+        return getSize ? ETuple.of(EInteger.of(size), iov) : iov;
     }
 
     /** dist_ctrl_get_data_notification/1: dist_data now if data is waiting, else once some arrives. */
@@ -112,7 +127,7 @@ final class ProcessCarrier implements DistPort {
         int len = data.byteSize();
         if (len == 0) return;
         DistConnection c = conn;
-        if (c != null) c.packet(data.array(), data.arrayOffset(), len);
+        if (c != null) c.packet(data.array(), data.arrayOffset(), len, true); // a binary's bytes never change
     }
 
     boolean isDead() { return dead; }

@@ -47,9 +47,36 @@ public final class TermDecoder {
     private final boolean safe;
     private final FunResolver resolver;
     private CharsetDecoder utf8;
+    /**
+     * Binaries of at least this many bytes reference {@link #b} instead of copying out of it
+     * (0: always copy). Only for input nobody writes to afterwards: a distribution packet in an
+     * array of its own, as erts makes large binaries of a received packet sub-binaries of it.
+     */
+    private int shareFrom;
 
     private TermDecoder(byte[] b, int pos, int end, boolean safe, FunResolver resolver) {
         this.b = b; this.pos = pos; this.end = end; this.safe = safe; this.resolver = resolver;
+    }
+
+    /**
+     * A distribution packet's term at {@code b[off, off+len)}: as {@link #decode(byte[], int, int, boolean, FunResolver)},
+     * but when {@code owned} (the array is the packet's alone and never written again) binaries of
+     * at least {@code TermEncoder.DIST_SHARE_LIMIT} bytes view {@code b} instead of copying.
+     */
+    public static Result decodeDist(byte[] b, int off, int len, boolean owned, FunResolver resolver) {
+        if (!owned || len < TermEncoder.DIST_SHARE_LIMIT || len < 2 || (b[off + 1] & 0xFF) == COMPRESSED) return decode(b, off, len, false, resolver);
+        if (off < 0 || off + len > b.length || (b[off] & 0xFF) != VERSION_MAGIC) throw ErlangException.badarg();
+        try {
+            DecodedSize.check(b, off + 1, off + len);
+            TermDecoder d = new TermDecoder(b, off + 1, off + len, false, resolver);
+            d.shareFrom = TermEncoder.DIST_SHARE_LIMIT;
+            Term t = d.run();
+            return new Result(t, d.pos - off);
+        } catch (ErlangException e) {
+            throw e;
+        } catch (RuntimeException | OutOfMemoryError e) {
+            throw ErlangException.badarg();
+        }
     }
 
     /** {@code binary_to_term(Bin)} on {@code b[off, off+len)}; trailing bytes are ignored as in OTP. */
@@ -240,6 +267,11 @@ public final class TermDecoder {
             case BINARY_EXT: {
                 long n = u32();
                 need(n);
+                if (shareFrom > 0 && n >= shareFrom) {
+                    EBitString v = EBitString.of(b, pos, (int) n);
+                    pos += (int) n;
+                    return v;
+                }
                 byte[] data = Arrays.copyOfRange(b, pos, pos + (int) n);
                 pos += (int) n;
                 return EBitString.of(data);
@@ -365,6 +397,11 @@ public final class TermDecoder {
 
     private EAtom atom() { return atomBody(u8()); }
 
+    private boolean ascii(int n) {
+        for (int i = pos; i < pos + n; i++) if (b[i] < 0) return false;
+        return true;
+    }
+
     private EAtom atomBody(int tag) {
         String name;
         switch (tag) {
@@ -380,6 +417,12 @@ public final class TermDecoder {
                 int n = tag == ATOM_UTF8_EXT ? u16() : u8();
                 if (n > 4 * EAtom.MAX_CHARS) throw ErlangException.badarg();
                 need(n);
+                if (ascii(n)) { // the usual atom: its UTF-8 is its Latin-1, without a CharsetDecoder
+                    if (n > EAtom.MAX_CHARS) throw ErlangException.badarg();
+                    name = new String(b, pos, n, StandardCharsets.ISO_8859_1);
+                    pos += n;
+                    break;
+                }
                 if (utf8 == null) utf8 = StandardCharsets.UTF_8.newDecoder()
                         .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
                 try {

@@ -33,6 +33,39 @@ public final class TermEncoder {
 
     private TermEncoder(int minor, boolean iovec) { this.minor = minor; this.refs = iovec ? new ArrayList<>() : null; }
 
+    /** Binaries at least this long are not copied into a distribution packet but referenced (see {@link #encodeDist}). */
+    static final int DIST_SHARE_LIMIT = 4096;
+    /** Distribution encoding: the binaries referenced in place, with where they belong in {@link #buf}; else null. */
+    private List<Shared> shared;
+    /** Bytes of the shared binaries so far: logical position = pos + sharedBytes (NEW_FUN_EXT sizes need it). */
+    private long sharedBytes;
+    private record Shared(int at, EBitString bin) {}
+
+    /**
+     * A distribution packet in pass-through form: 112, the control message's and the payload's
+     * (if not null) external format, as buffers for a gathering write. Binaries of at least
+     * {@link #DIST_SHARE_LIMIT} bytes are not copied: their buffers wrap the binary's own array
+     * (binaries are immutable; an append never writes inside an existing binary's range), so a 1 MiB
+     * binary costs no copy until the socket write (erts also writes large binaries by reference).
+     */
+    public static java.nio.ByteBuffer[] encodeDist(Term control, Term payload) {
+        TermEncoder e = new TermEncoder(DEFAULT_MINOR, false);
+        e.shared = new ArrayList<>(0);
+        e.put(112);
+        e.put(VERSION_MAGIC);
+        e.term(control);
+        if (payload != null) { e.put(VERSION_MAGIC); e.term(payload); }
+        java.nio.ByteBuffer[] parts = new java.nio.ByteBuffer[2 * e.shared.size() + 1];
+        int n = 0, at = 0;
+        for (Shared x : e.shared) {
+            if (x.at > at) parts[n++] = java.nio.ByteBuffer.wrap(e.buf, at, x.at - at);
+            parts[n++] = java.nio.ByteBuffer.wrap(x.bin.array(), x.bin.arrayOffset(), x.bin.byteSize());
+            at = x.at;
+        }
+        if (e.pos > at) parts[n++] = java.nio.ByteBuffer.wrap(e.buf, at, e.pos - at);
+        return n == parts.length ? parts : Arrays.copyOf(parts, n);
+    }
+
     /** {@code term_to_binary(T)}. */
     public static byte[] encode(Term t) { return encode(t, DEFAULT_MINOR, -1); }
 
@@ -113,7 +146,7 @@ public final class TermEncoder {
     private void putBytes(byte[] b, int off, int len) { ensure(len); System.arraycopy(b, off, buf, pos, len); pos += len; }
 
     /** Marker on the work stack: patch the NEW_FUN_EXT size field at {@code at}. */
-    private record PatchSize(int at) {}
+    private record PatchSize(int at, long sharedBefore) {}
 
     private void term(Term root) {
         ArrayDeque<Object> work = new ArrayDeque<>();
@@ -121,7 +154,7 @@ public final class TermEncoder {
         while (!work.isEmpty()) {
             Object o = work.pop();
             if (o instanceof PatchSize p) {
-                int size = pos - p.at;
+                long size = pos - p.at + (sharedBytes - p.sharedBefore);
                 buf[p.at] = (byte) (size >>> 24); buf[p.at + 1] = (byte) (size >>> 16);
                 buf[p.at + 2] = (byte) (size >>> 8); buf[p.at + 3] = (byte) size;
                 continue;
@@ -233,6 +266,11 @@ public final class TermEncoder {
         int len = whole + (extra != 0 ? 1 : 0);
         if (extra == 0) { put(BINARY_EXT); put32(len); } else { put(BIT_BINARY_EXT); put32(len); put(extra); }
         int start = pos;
+        if (shared != null && whole >= DIST_SHARE_LIMIT && extra == 0) {
+            shared.add(new Shared(pos, b));
+            sharedBytes += whole;
+            return;
+        }
         putBytes(b.array(), b.arrayOffset(), whole);
         if (refs != null && whole > IOVEC_BIN_LIMIT) refs.add(new int[] {start, whole});
         if (extra != 0) put(b.byteAt(whole));
@@ -265,7 +303,7 @@ public final class TermEncoder {
         small(f.oldUniq);
         sizeSlack += 5 - (pos - before);
         pid(f.pid != null ? f.pid : new EPid(EAtom.NONODE, 0, 0, 0));
-        work.push(new PatchSize(sizeAt));
+        work.push(new PatchSize(sizeAt, sharedBytes));
         for (int i = f.freeVars.length - 1; i >= 0; i--) work.push(f.freeVars[i]);
     }
 }

@@ -174,14 +174,18 @@ abstract class TcpIo implements SockPoll.Handler {
     private void readSocket() throws IOException {
         if (ch == null || readEof || closedDone) return;
         for (int round = 0; round < 16; round++) {
-            if (in.length - inLen < 1024) in = java.util.Arrays.copyOf(in, in.length * 2);
-            int room = in.length - inLen;
-            int n = ch.read(ByteBuffer.wrap(in, inLen, room));
+            // A large distribution packet under way takes the bytes first (they precede any in the buffer).
+            boolean toBig = big != null && bigFill < big.length;
+            if (!toBig && in.length - inLen < 1024) in = java.util.Arrays.copyOf(in, in.length * 2);
+            int room = toBig ? big.length - bigFill : in.length - inLen;
+            int n = ch.read(toBig ? ByteBuffer.wrap(big, bigFill, room) : ByteBuffer.wrap(in, inLen, room));
             if (n < 0) { readEof = freshInput = true; return; }
             if (n == 0) return;
             freshInput = true;
-            inLen += n;
+            if (toBig) bigFill += n; else inLen += n;
             recvOct += n;
+            // Frame now: a large packet's header seen in this read makes the next read go to its array.
+            if (dist != null) frameDist();
             // A short read drained the socket: skip the read that would only say EAGAIN (epoll is
             // level-triggered, so data or a FIN arriving later is reported again).
             if (n < room) return;
@@ -193,9 +197,20 @@ abstract class TcpIo implements SockPoll.Handler {
     public synchronized void received(java.lang.foreign.MemorySegment data, int n, boolean more) {
         if (ch == null || readEof || closedDone) return;
         if (n > 0) {
-            if (in.length - inLen < n) in = java.util.Arrays.copyOf(in, Math.max(in.length * 2, inLen + n));
-            java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, in, inLen, n);
-            inLen += n;
+            int at = 0;
+            // A large distribution packet under way takes its bytes directly (the receive buffer is
+            // empty meanwhile); once complete it is delivered and the rest goes to the buffer.
+            while (big != null && at < n) {
+                int k = Math.min(n - at, big.length - bigFill);
+                java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, at, big, bigFill, k);
+                bigFill += k;
+                at += k;
+                frameDist();
+            }
+            int rest = n - at;
+            if (in.length - inLen < rest) in = java.util.Arrays.copyOf(in, Math.max(in.length * 2, inLen + rest));
+            java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, at, in, inLen, rest);
+            inLen += rest;
             freshInput = true;
             recvOct += n;
             // A full buffer: more may be waiting. Unless a multishot receive is still armed (it delivers
@@ -218,6 +233,7 @@ abstract class TcpIo implements SockPoll.Handler {
         // As with show_econnreset=false, a reset or broken connection reads as a close.
         readEof = true;
         inLen = 0;
+        big = null;
         out.fail();
     }
 
@@ -305,31 +321,68 @@ abstract class TcpIo implements SockPoll.Handler {
         return true;
     }
 
+    /**
+     * A distribution packet of at least this many bytes is read into an array of its own instead of
+     * the receive buffer: the socket's bytes are copied once (into it), the buffer neither grows
+     * to the packet's size nor shifts it, and the decoded message's large binaries view the array
+     * instead of copying out of it (as erts makes them sub-binaries of the received buffer).
+     */
+    static final int DIST_BIG_PACKET = 64 * 1024;
+    /** The large distribution packet being received ({@link #DIST_BIG_PACKET}), and how much of it has arrived. */
+    private byte[] big;
+    private int bigFill;
+
     /** A distribution channel: every complete packet goes to the distribution layer; a close tells it and the owner. */
     private void deliverDist() {
-        // Length-prefixed packets (dist_util sets packet 4) taken in place; the buffer shifts once per
-        // batch, not once per packet (a full read-ahead holds thousands of small messages).
-        int hl = opts.packet == Packet.PB_1 ? 1 : opts.packet == Packet.PB_2 ? 2 : 4, off = 0;
-        while (inLen - off >= hl) {
-            long n = 0;
-            for (int i = 0; i < hl; i++) n = (n << 8) | (in[off + i] & 0xFF);
-            if (inLen - off - hl < n) {
-                if (off == 0 && n + hl > in.length) in = java.util.Arrays.copyOf(in, (int) Math.min(Integer.MAX_VALUE - 8, n + hl));
-                break;
-            }
-            recvCnt++;
-            dist.packet(in, off + hl, (int) n);
-            off += hl + (int) n;
-        }
-        if (off > 0) consume(off);
+        frameDist();
         if (readEof && !closeReported) {
             closeReported = true;
             inLen = 0;
+            big = null;
             out.fail();
             vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
             dist.closed(null);
         }
         updateInterest();
+    }
+
+    /**
+     * Hands the complete packets received to the distribution layer, in order: a large one being
+     * assembled in its own array first (the bytes in the buffer follow it), then those in the
+     * buffer; an incomplete large one moves to an array of its own.
+     */
+    private void frameDist() {
+        if (dist == null || port.isClosed() || closedDone) return;
+        if (big != null) {
+            int take = Math.min(inLen, big.length - bigFill);
+            if (take > 0) { System.arraycopy(in, 0, big, bigFill, take); bigFill += take; consume(take); }
+            if (bigFill == big.length) {
+                byte[] p = big;
+                big = null;
+                recvCnt++;
+                dist.packet(p, 0, p.length, true);
+            }
+        }
+        // Length-prefixed packets (dist_util sets packet 4) taken in place; the buffer shifts once per
+        // batch, not once per packet (a full read-ahead holds thousands of small messages).
+        int hl = opts.packet == Packet.PB_1 ? 1 : opts.packet == Packet.PB_2 ? 2 : 4, off = 0;
+        while (big == null && inLen - off >= hl) {
+            long n = 0;
+            for (int i = 0; i < hl; i++) n = (n << 8) | (in[off + i] & 0xFF);
+            if (inLen - off - hl < n) {
+                if (n >= DIST_BIG_PACKET) {
+                    big = new byte[(int) n];
+                    bigFill = inLen - off - hl;
+                    System.arraycopy(in, off + hl, big, 0, bigFill);
+                    off = inLen;
+                } else if (off == 0 && n + hl > in.length) in = java.util.Arrays.copyOf(in, (int) (n + hl));
+                break;
+            }
+            recvCnt++;
+            dist.packet(in, off + hl, (int) n, false);
+            off += hl + (int) n;
+        }
+        if (off > 0) consume(off);
     }
 
     private void cancel(Recv r) { if (r.timer != null) r.timer.cancel(false); }
@@ -447,19 +500,22 @@ abstract class TcpIo implements SockPoll.Handler {
     }
 
     /** A distribution packet: queued without a waiting sender (erts' dist output has its own busy state). */
-    public synchronized boolean sendPacket(byte[] data) {
+    public synchronized boolean sendPacket(ByteBuffer[] packet) {
         if (!connected || closedDone || writeShut || shutWrPending || port.isClosed()) return false;
-        return out.enqueue(data) == EAtom.OK;
+        return out.queue(packet) && out.flushNow() == EAtom.OK;
     }
 
     /** Several distribution packets in one go: queued, then written with as few (gathering) writes as the socket takes. */
-    public synchronized boolean sendPackets(java.util.List<byte[]> packets) {
+    public synchronized boolean sendPackets(java.util.List<ByteBuffer[]> packets) {
         if (!connected || closedDone || writeShut || shutWrPending || port.isClosed()) return false;
-        for (byte[] p : packets) if (!out.queue(p)) return false;
+        for (ByteBuffer[] p : packets) if (!out.queue(p)) return false;
         return out.flushNow() == EAtom.OK;
     }
 
     public void closeDist() { vm.ports.exit(port, EAtom.KILLED); }
+
+    /** The output queue's size, read without the lock (a volatile field) by senders checking the busy limit. */
+    public long pendingBytes() { return out.bytes; }
 
     public synchronized long[] distStats() { return new long[] {recvCnt, out.cnt, out.bytes}; }
 

@@ -30,8 +30,12 @@ final class TcpOutput {
     private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
     /** The file:sendfile/5 in progress on this socket, or null (see {@link Sendfile}). */
     private Sendfile sendfile;
-    /** Bytes queued and not yet written (getstat send_pend); packets sent, the largest, bytes written. */
-    long bytes, cnt, max, oct;
+    /**
+     * Bytes queued and not yet written (getstat send_pend; volatile: a distribution sender reads it
+     * without the lock to check the busy limit); packets sent, the largest, bytes written.
+     */
+    volatile long bytes;
+    long cnt, max, oct;
 
     TcpOutput(TcpIo io) { this.io = io; }
 
@@ -66,6 +70,20 @@ final class TcpOutput {
         bytes += h.length + data.length;
         cnt++;
         max = Math.max(max, data.length);
+        return true;
+    }
+
+    /** Frames one packet given as buffers (a distribution packet, its large binaries by reference); false if too big. */
+    boolean queue(ByteBuffer[] parts) {
+        long len = 0;
+        for (ByteBuffer b : parts) len += b.remaining();
+        byte[] h = len > Integer.MAX_VALUE ? null : Packet.header(io.opts.packet, (int) len);
+        if (h == null) return false;
+        if (h.length > 0) queue.add(ByteBuffer.wrap(h));
+        for (ByteBuffer b : parts) queue.add(b);
+        bytes += h.length + len;
+        cnt++;
+        max = Math.max(max, len);
         return true;
     }
 
@@ -113,6 +131,7 @@ final class TcpOutput {
     /** Writes the queue (and sendfile chunks) as far as the socket takes; then a pending shutdown or close. */
     void flush() throws IOException {
         do writeQueue(); while (sendfile != null && queue.isEmpty() && io.ch != null && io.ch.isOpen() && refillSendfile());
+        if (io.dist != null) io.dist.drained(); // distribution senders suspended on the busy limit
         if (bytes <= TcpIo.LOW_WATERMARK && !waiting.isEmpty()) release(EAtom.OK);
         if (queue.isEmpty()) {
             if (io.shutWrPending && io.ch != null && io.ch.isOpen()) { io.shutWrPending = false; io.writeShut = true; io.ch.shutdownOutput(); }

@@ -71,7 +71,8 @@ public final class Interpreter {
         this.reds = reductions;
         proc.interpreter = this;
         if (!Signals.drain(proc)) return exit(proc.exitReason);
-        if (proc.suspendedBy != null && proc.suspended()) { proc.interpreter = null; this.p = null; return WAITING; } // resume_process wakes it
+        // resume_process, or a busy distribution connection that drained, wakes it.
+        if (proc.distSuspended || proc.suspendedBy != null && proc.suspended()) { proc.interpreter = null; this.p = null; return WAITING; }
         setCode(proc.module);
         stk = proc.stk;
         sp = proc.sp;

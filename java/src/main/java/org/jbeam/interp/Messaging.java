@@ -16,9 +16,11 @@ public final class Messaging {
 
     private static final EAtom SEND = EAtom.of("send");
 
-    static void send(Interpreter it, Term dest, Term msg) {
+    /** The send instruction's send; true if it left a distribution connection busy and the process must suspend. */
+    static boolean send(Interpreter it, Term dest, Term msg) {
         try {
             it.vm.send(it.p, dest, msg);
+            return it.p.busyDist != null && it.vm.dist.suspendBusySender(it.p);
         } catch (ErlangException ex) {
             ex.frameModule = EAtom.ERLANG;
             ex.frameFunction = SEND;

@@ -69,9 +69,11 @@ final class Receive {
     /** send (x0 ! x1, the result in x0), leaving when the slice ran out; else on to {@code next}. */
     static int send(Interpreter it, int next) {
         Term[] x = it.x;
-        Messaging.send(it, x[0], x[1]);
+        boolean busy = Messaging.send(it, x[0], x[1]);
         x[0] = x[1];
-        if (--it.reds <= 0) return leave(it, it.suspend(next, 1, Interpreter.YIELDED));
+        // A busy distribution connection suspended the sender (erts' ERTS_DSIG_SEND_YIELD): it
+        // leaves now and Interpreter.run parks it until the connection's queue drains.
+        if (--it.reds <= 0 || busy) return leave(it, it.suspend(next, 1, Interpreter.YIELDED));
         return next;
     }
 

@@ -59,7 +59,15 @@ public final class ErlProcess {
     public Map<EPid, Integer> suspendedBy;
     /** Processes this one has suspended (guarded by this process's lock); released when it exits. */
     public Set<EPid> suspending;
-    public boolean suspended() { synchronized (this) { return suspendedBy != null; } }
+    public boolean suspended() { synchronized (this) { return distSuspended || suspendedBy != null; } }
+    /**
+     * A distribution connection this process's last send left over its busy limit (set by the
+     * send, read by the send instruction or BIF right after it, which then suspends the process or,
+     * for a nosuspend send, clears it). Plain field: only the process's own thread touches it.
+     */
+    public Object busyDist;
+    /** Suspended on a busy distribution connection until its queue drains (org.jbeam.dist.DistBusy). */
+    public volatile boolean distSuspended;
     public EFun startFun;
 
     // --- mailbox: signals and messages from other threads, then a private list ---

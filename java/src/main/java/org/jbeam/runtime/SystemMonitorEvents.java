@@ -11,7 +11,8 @@ import org.jbeam.term.*;
  * {@code long_gc} and {@code large_heap} (the JVM's collector has no per-process collections or
  * heaps to time or size), {@code long_schedule} for ports, {@code busy_port} (no jbeam port suspends
  * its senders: a gen_tcp sender over the high watermark waits for its inet_reply, as in OTP 25, and
- * erts sends nothing for that either).
+ * erts sends nothing for that either). {@code busy_dist_port} is sent by {@code dist/DistBusy} when it
+ * suspends a sender on a busy distribution connection (ADR 0064).
  */
 public final class SystemMonitorEvents {
     private SystemMonitorEvents() {}
