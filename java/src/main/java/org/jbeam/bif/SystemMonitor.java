@@ -29,7 +29,7 @@ final class SystemMonitor {
     static void register(BifTable t) {
         t.bif0("erlang", "system_monitor", p -> get(p));
         t.bif1("erlang", "system_monitor", (p, a) -> {
-            if (a == EAtom.UNDEFINED) return set(p, null);
+            if (a == EAtom.UNDEFINED) return set(p, null, null);
             if (a instanceof ETuple tu && tu.arity() == 2) return set2(p, tu.get(0), tu.get(1), a);
             throw ErlangException.badarg();
         });
@@ -46,31 +46,20 @@ final class SystemMonitor {
         }
     }
 
-    private static Term set(ErlProcess p, ETuple s) {
+    /** Sets {Pid, Options} (null: off) and the runtime's view of it, which the events are sent from. */
+    private static Term set(ErlProcess p, ETuple s, org.jbeam.runtime.SystemMonitorEvents.Settings events) {
         synchronized (SETTINGS) {
             Term old = get(p);
             if (s == null) SETTINGS.remove(p.vm); else SETTINGS.put(p.vm, s);
-            p.vm.systemMonitor = s == null ? null : settings(s);
+            p.vm.systemMonitor = events;
             return old;
         }
-    }
-
-    /** The runtime's view of {Pid, Options}. */
-    private static org.jbeam.runtime.SystemMonitorEvents.Settings settings(ETuple s) {
-        long sched = 0;
-        boolean busyPort = false, busyDist = false;
-        for (Term t = s.get(1); t instanceof ECons c; t = c.tail) {
-            if (c.head == BUSY_PORT) busyPort = true;
-            else if (c.head == BUSY_DIST_PORT) busyDist = true;
-            else if (c.head instanceof ETuple o && o.get(0) == LONG_SCHEDULE) sched = ((ESmall) o.get(1)).value;
-        }
-        return new org.jbeam.runtime.SystemMonitorEvents.Settings((EPid) s.get(0), sched, busyPort, busyDist);
     }
 
     private static Term set2(ErlProcess p, Term pid, Term opts, Term arg1) {
         Term[] os = ECons.toArray(opts);
         if (os == null) throw ErlangException.badarg();
-        if (os.length == 0) return set(p, null);
+        if (os.length == 0) return set(p, null, null);
         if (!(pid instanceof EPid mp) || mp.node != p.vm.nodeName) throw ErlangException.badarg();
         Term gc = null, sched = null, heap = null;
         boolean busyPort = false, busyDist = false;
@@ -90,6 +79,7 @@ final class SystemMonitor {
         if (heap != null) l = new ECons(ETuple.of(LARGE_HEAP, heap), l);
         if (busyPort) l = new ECons(BUSY_PORT, l);
         if (busyDist) l = new ECons(BUSY_DIST_PORT, l);
-        return set(p, ETuple.of(pid, l));
+        return set(p, ETuple.of(pid, l), new org.jbeam.runtime.SystemMonitorEvents.Settings(
+                mp, sched == null ? 0 : ((ESmall) sched).value, busyDist));
     }
 }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.jbeam.runtime.ErlProcess;
-import org.jbeam.term.*;
 
 /**
  * Back-pressure on one connection, as erts' dist entry busy state: a process whose send leaves
@@ -19,8 +18,6 @@ import org.jbeam.term.*;
  * the lock, resumes the sender).
  */
 final class DistBusy {
-    private static final EAtom MONITOR = EAtom.of("monitor"), BUSY_DIST_PORT = EAtom.of("busy_dist_port");
-
     private final DistConnection conn;
     private volatile boolean busy;
     private final List<ErlProcess> suspended = new ArrayList<>();
@@ -45,8 +42,7 @@ final class DistBusy {
             p.distSuspended = true;
             suspended.add(p);
         }
-        org.jbeam.runtime.SystemMonitorEvents.Settings sm = p.vm.systemMonitor;
-        if (sm != null && sm.busyDistPort()) p.vm.sendTo(sm.monitor(), ETuple.of(MONITOR, p.pid, BUSY_DIST_PORT, conn.controller));
+        org.jbeam.runtime.SystemMonitorEvents.busyDistPort(p.vm, p.pid, conn.controller);
         return true;
     }
 

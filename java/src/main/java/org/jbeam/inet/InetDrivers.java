@@ -27,13 +27,11 @@ public final class InetDrivers {
     public static org.jbeam.term.Term socketReceives() {
         org.jbeam.io.PollRing r = socketRing();
         if (r == null) return org.jbeam.term.EAtom.of("nio");
-        long[] s = r.receiveStats();
-        String[] keys = {"mode", "buffers", "buffer_size", "completions", "no_buffer"};
-        org.jbeam.term.Term[] ks = new org.jbeam.term.Term[keys.length], vs = new org.jbeam.term.Term[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-            ks[i] = org.jbeam.term.EAtom.of(keys[i]);
-            vs[i] = i == 0 ? org.jbeam.term.EAtom.of(s[0] == 1 ? "multishot" : "oneshot") : org.jbeam.term.EInteger.of(s[i]);
-        }
+        org.jbeam.io.PollRing.ReceiveStats s = r.receiveStats();
+        org.jbeam.term.Term[] ks = {org.jbeam.term.EAtom.of("mode"), org.jbeam.term.EAtom.of("buffers"),
+                org.jbeam.term.EAtom.of("buffer_size"), org.jbeam.term.EAtom.of("completions"), org.jbeam.term.EAtom.of("no_buffer")};
+        org.jbeam.term.Term[] vs = {org.jbeam.term.EAtom.of(s.multishot() ? "multishot" : "oneshot"), org.jbeam.term.ESmall.of(s.buffers()),
+                org.jbeam.term.ESmall.of(s.bufferSize()), org.jbeam.term.EInteger.of(s.completions()), org.jbeam.term.EInteger.of(s.noBuffer())};
         return org.jbeam.term.EMap.of(ks, vs);
     }
 

@@ -63,13 +63,8 @@ final class TcpOutput {
 
     /** Frames one packet onto the output queue; false if it is too big for the packet header. */
     boolean queue(byte[] data) {
-        byte[] h = Packet.header(io.opts.packet, data.length);
-        if (h == null) return false;
-        if (h.length > 0) queue.add(ByteBuffer.wrap(h));
+        if (!header(data.length)) return false;
         queue.add(ByteBuffer.wrap(data));
-        bytes += h.length + data.length;
-        cnt++;
-        max = Math.max(max, data.length);
         return true;
     }
 
@@ -77,10 +72,16 @@ final class TcpOutput {
     boolean queue(ByteBuffer[] parts) {
         long len = 0;
         for (ByteBuffer b : parts) len += b.remaining();
+        if (!header(len)) return false;
+        for (ByteBuffer b : parts) queue.add(b);
+        return true;
+    }
+
+    /** Queues the packet header for a body of {@code len} bytes and counts the packet; false if too big for the header. */
+    private boolean header(long len) {
         byte[] h = len > Integer.MAX_VALUE ? null : Packet.header(io.opts.packet, (int) len);
         if (h == null) return false;
         if (h.length > 0) queue.add(ByteBuffer.wrap(h));
-        for (ByteBuffer b : parts) queue.add(b);
         bytes += h.length + len;
         cnt++;
         max = Math.max(max, len);

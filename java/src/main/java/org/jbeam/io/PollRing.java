@@ -250,13 +250,16 @@ public final class PollRing {
     }
 
     /**
-     * How connected sockets receive, for erlang:system_info({jbeam, socket_receives}): {@code
-     * {"multishot", buffers, buffer size, completions with a buffer, completions without (ENOBUFS)}} or
-     * {@code {"oneshot", 0, per-key buffer size, 0, 0}}.
+     * How connected sockets receive (erlang:system_info({jbeam, socket_receives})): multishot into
+     * {@code buffers} provided buffers, with the completions that carried one and those that found
+     * none (ENOBUFS), or one-shot into a buffer per socket (no provided buffers, no counts).
      */
-    public long[] receiveStats() {
+    public record ReceiveStats(boolean multishot, int buffers, int bufferSize, long completions, long noBuffer) {}
+
+    public ReceiveStats receiveStats() {
         RecvBufferRing b = bufs;
-        return b == null ? new long[] {0, 0, RECV_BUF, 0, 0} : new long[] {1, RecvBufferRing.COUNT, RecvBufferRing.SIZE, b.filled, b.starved};
+        return b == null ? new ReceiveStats(false, 0, RECV_BUF, 0, 0)
+                : new ReceiveStats(true, RecvBufferRing.COUNT, RecvBufferRing.SIZE, b.filled, b.starved);
     }
 
     /** The setup flags the kernel accepted (for the log line). */
