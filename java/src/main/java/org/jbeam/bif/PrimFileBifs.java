@@ -184,7 +184,7 @@ public final class PrimFileBifs implements BifModule {
         if (STATS) org.jbeam.runtime.ExitHooks.add(() ->
                 System.err.println("prim_file: " + DONE_SYNC.sum() + " synchronous (page cache / small write); ring ops: "
                         + DONE_IN_NIF.sum() + " completed before parking, " + PARKED.sum() + " parked, "
-                        + FileIo.SLOW_WRITES.sum() + " slow synchronous writes; " + FileIo.writeChoiceStats()));
+                        + FileIo.slowWriteStats() + "; " + FileIo.writeChoiceStats()));
     }
 
     @FunctionalInterface

@@ -257,22 +257,14 @@ public final class FileIo {
      * to a regular file is done by write(2)/pwrite(2) on the NIF's thread instead of the ring.
      * ext4 here has no non-blocking buffered write (RWF_NOWAIT: EOPNOTSUPP), so io_uring hands
      * every such write to an io-wq kernel thread, and that hop and the wake-up back cost more than
-     * the copy into the page cache itself (ADR 0012). A write that takes longer than
-     * -Djbeam.io.syncwrite.slow µs (default 2000: dirty-page throttling, journal waits) turns the
-     * path off for a second, during which writes go to the ring again.
+     * the copy into the page cache itself (ADR 0012). {@link SlowWriteGuard} sends writes to the
+     * ring for a second when synchronous ones keep stalling the thread (ADR 0067).
      */
     static final int SYNC_WRITE = Math.min(Integer.getInteger("jbeam.io.syncwrite", 65536), NativeBuffers.MAX);
-    private static final long SLOW_NANOS = Long.getLong("jbeam.io.syncwrite.slow", 2000) * 1000;
-    /**
-     * nanoTime before which writes avoid the scheduler thread (a recent synchronous write was slow).
-     * A write is "slow" by wall time, so a thread preempted in one trips it too: deliberately, since
-     * under CPU contention the io-wq hand-off measured faster than synchronous writes (ADR 0044).
-     */
-    private static volatile long syncOffUntil = System.nanoTime();
-    /** Synchronous writes that tripped the guard (-Djbeam.io.stats prints it). */
-    public static final java.util.concurrent.atomic.LongAdder SLOW_WRITES = new java.util.concurrent.atomic.LongAdder();
     /** Tests: forget a slow write seen earlier (the guard is VM-wide, and a loaded machine trips it). */
-    static void clearSlowWriteGuard() { syncOffUntil = System.nanoTime(); WriteChoice.reset(); }
+    static void clearSlowWriteGuard() { SlowWriteGuard.clear(); WriteChoice.reset(); }
+    /** -Djbeam.io.stats: the slow-write guard's counts. */
+    public static String slowWriteStats() { return SlowWriteGuard.stats(); }
     /** -Djbeam.io.stats: how {@link WriteChoice} split the writes it measures. */
     public static String writeChoiceStats() { return WriteChoice.stats(); }
     /** Heap writes are critical downcalls (no copy, but the GC waits for them): -Djbeam.io.heapwrite. */
@@ -300,7 +292,7 @@ public final class FileIo {
             // O_SYNC ([sync] mode) writes wait for the device: always the ring.
             if (total > SYNC_WRITE || h.has(FileHandle.SYNC) || !h.isRegular()) return false;
             long t0 = System.nanoTime(), r;
-            if (t0 - syncOffUntil < 0 || !WriteChoice.sync(total)) {
+            if (!SlowWriteGuard.allows(t0) || !WriteChoice.sync(total)) {
                 if (WriteChoice.measured(total)) ringStart = t0;
                 return false;
             }
@@ -315,7 +307,7 @@ public final class FileIo {
                 if (r > 0) sent = (int) r;
             }
             long t = System.nanoTime();
-            if (t - t0 > SLOW_NANOS) { syncOffUntil = t + 1_000_000_000L; SLOW_WRITES.increment(); }
+            SlowWriteGuard.observe(t0, t);
             if (r == total && WriteChoice.measured(total)) WriteChoice.record(true, t - t0, total);
             if (r < 0 && r != -Errno.EINTR && r != -Errno.EAGAIN) { finish(error((int) r)); return true; }
             if (r > 0) written = r;
