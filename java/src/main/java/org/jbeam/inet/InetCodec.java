@@ -77,6 +77,7 @@ final class InetCodec {
         if (e instanceof java.net.NoRouteToHostException) return "ehostunreach";
         if (e instanceof java.nio.channels.ClosedChannelException) return "closed";
         String m = String.valueOf(e.getMessage());
+        if (m.contains("Too many open files")) return m.contains("in system") ? "enfile" : "emfile";
         if (m.contains("already in use")) return "eaddrinuse";
         if (m.contains("assign requested")) return "eaddrnotavail";
         if (m.contains("reset")) return "econnreset";

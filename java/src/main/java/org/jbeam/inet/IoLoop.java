@@ -5,15 +5,11 @@ import java.io.UncheckedIOException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The inet drivers' poll set (erts' check_io): one daemon thread running a java.nio Selector,
- * dispatching readiness to {@link Handler}s, plus a timer thread for driver timeouts
- * (recv/accept/connect/send timeouts, erts' driver_set_timer).
+ * dispatching readiness to {@link Handler}s (the fallback backend's sockets; driver timeouts are
+ * {@link InetTimers}').
  */
 final class IoLoop {
     /** A socket registered with the loop; called on the loop thread. */
@@ -36,11 +32,6 @@ final class IoLoop {
 
     private final Selector selector;
     private final Thread thread;
-    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "jbeam-inet-timers");
-        t.setDaemon(true);
-        return t;
-    });
 
     private IoLoop() {
         try {
@@ -125,10 +116,10 @@ final class IoLoop {
      */
     void wakeupSoon() {
         if (!wakePending.getAndSet(true)) {
-            timers.schedule(() -> {
+            InetTimers.after(1, () -> {
                 wakePending.set(false);
                 selector.wakeup();
-            }, 1, TimeUnit.MILLISECONDS);
+            });
         }
     }
 
@@ -147,9 +138,5 @@ final class IoLoop {
                 return;
             }
         }
-    }
-
-    ScheduledFuture<?> after(long ms, Runnable r) {
-        return timers.schedule(r, ms, TimeUnit.MILLISECONDS);
     }
 }

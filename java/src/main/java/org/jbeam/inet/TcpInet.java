@@ -145,26 +145,47 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
         if (srv == null) return InetCodec.error("einval");
         int time = InetCodec.i32(d, 0);
         int ref = nextRef();
-        ScheduledFuture<?> timer = time >= 0 ? IoLoop.get().after(time, () -> acceptTimeout(ref)) : null;
-        accepts.add(new Accept(caller.pid, ref, timer));
-        doAccept();
-        return refReply(ref);
+        ScheduledFuture<?> timer = time >= 0 ? InetTimers.after(time, () -> acceptTimeout(ref)) : null;
+        Accept mine = new Accept(caller.pid, ref, timer);
+        accepts.add(mine);
+        String failed = doAccept(mine);
+        return failed != null ? InetCodec.error(failed) : refReply(ref);
     }
 
     private synchronized void acceptTimeout(int ref) {
         for (Accept a : accepts) {
             if (a.ref == ref) {
                 accepts.remove(a);
-                async(a.caller, ref, ETuple.of(ERROR, TIMEOUT));
+                async(a.caller, a.ref, ETuple.of(ERROR, TIMEOUT));
                 updateInterest();
                 return;
             }
         }
     }
 
-    private void doAccept() throws IOException {
+    /**
+     * Hands queued connections to waiting acceptors in order. An accept that fails for another
+     * reason than "none pending" (emfile, enfile, enobufs) fails the first waiter only, as
+     * inet_drv's accept does, and leaves the connection in the backlog for a later accept: the
+     * error is returned to {@code sync} (the acceptor whose request is being handled, as the
+     * request's own error) or sent to whoever waits first. Returns that synchronous error, if any.
+     */
+    private String doAccept(Accept sync) throws IOException {
         while (!accepts.isEmpty()) {
-            SocketChannel sc = srv.accept();
+            SocketChannel sc;
+            try {
+                sc = srv.accept();
+            } catch (java.nio.channels.ClosedChannelException e) {
+                throw e;
+            } catch (IOException e) {
+                Accept a = accepts.poll();
+                if (a.timer != null) a.timer.cancel(false);
+                updateInterest();
+                String reason = InetCodec.errno(e);
+                if (a == sync) return reason;
+                async(a.caller, a.ref, ETuple.of(ERROR, EAtom.of(reason)));
+                return null;
+            }
             if (sc == null) break;
             Accept a = accepts.poll();
             if (a.timer != null) a.timer.cancel(false);
@@ -174,6 +195,7 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
             async(a.caller, a.ref, ETuple.of(EAtom.OK, np));
         }
         updateInterest();
+        return null;
     }
 
     private void adopt(SocketChannel sc, int fam, InetOptions parent) throws IOException {
@@ -205,7 +227,7 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
         try {
             if (ch.connect(a)) connectDone(null);
             else {
-                if (time >= 0) connectTimer = IoLoop.get().after(time, () -> connectTimeout(ref));
+                if (time >= 0) connectTimer = InetTimers.after(time, () -> connectTimeout(ref));
                 updateInterest();
             }
         } catch (IOException e) {
@@ -240,7 +262,7 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
     public synchronized void ready(int ops) {
         if (closedDone && ch == null && srv == null) return;
         try {
-            if (live() && (ops & SelectionKey.OP_ACCEPT) != 0) doAccept();
+            if (live() && (ops & SelectionKey.OP_ACCEPT) != 0) doAccept(null);
             if (live() && (ops & SelectionKey.OP_CONNECT) != 0 && connectCaller != null) {
                 try {
                     if (ch.finishConnect()) connectDone(null);

@@ -138,7 +138,7 @@ abstract class TcpIo implements SockPoll.Handler {
         // tcp_inet_ctl keeps one async recv per socket: a second one while it waits is EALREADY.
         if (!recvs.isEmpty()) return InetCodec.error("ealready");
         int ref = nextRef();
-        ScheduledFuture<?> timer = time >= 0 ? IoLoop.get().after(time, () -> recvTimeout(ref)) : null;
+        ScheduledFuture<?> timer = time >= 0 ? InetTimers.after(time, () -> recvTimeout(ref)) : null;
         recvs.add(new Recv(caller.pid, null, ref, len, timer));
         deliver();
         if (!recvs.isEmpty()) {
@@ -459,7 +459,7 @@ abstract class TcpIo implements SockPoll.Handler {
         }
         if (time == 0) return ETuple.of(ERROR, TIMEOUT);
         int ref = nextRef();
-        ScheduledFuture<?> timer = time >= 0 ? IoLoop.get().after(time, () -> recvTimeout(ref)) : null;
+        ScheduledFuture<?> timer = time >= 0 ? InetTimers.after(time, () -> recvTimeout(ref)) : null;
         AsyncCall c = caller.beginAsync();
         recvs.add(new Recv(caller.pid, c, ref, len, timer));
         updateInterest();
@@ -572,7 +572,7 @@ abstract class TcpIo implements SockPoll.Handler {
         for (Recv r : recvs) { cancel(r); answer(r, ETuple.of(ERROR, CLOSED)); }
         recvs.clear();
         if (!out.isEmpty() && ch != null && ch.isOpen() && !closedDone) {
-            IoLoop.get().after(5000, () -> { synchronized (this) { closeChannel(); } });
+            InetTimers.after(5000, () -> { synchronized (this) { closeChannel(); } });
             if (key != null && key.isValid()) key.interest(SelectionKey.OP_WRITE);
             return;
         }

@@ -50,7 +50,7 @@ final class TcpOutput {
         Term queued = enqueue(data);
         if (queued != EAtom.OK) return queued;
         if (bytes <= TcpIo.HIGH_WATERMARK) return EAtom.OK;
-        if (io.opts.sendTimeout >= 0) w.timer = IoLoop.get().after(io.opts.sendTimeout, () -> sendTimeout(w));
+        if (io.opts.sendTimeout >= 0) w.timer = InetTimers.after(io.opts.sendTimeout, () -> sendTimeout(w));
         waiting.add(w);
         return null;
     }

@@ -173,7 +173,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
         if (!recvs.isEmpty()) return InetCodec.error("ealready");
         int time = InetCodec.i32(d, 0);
         int ref = nextRef();
-        ScheduledFuture<?> timer = time > 0 ? IoLoop.get().after(time, () -> recvTimeout(ref)) : null;
+        ScheduledFuture<?> timer = time > 0 ? InetTimers.after(time, () -> recvTimeout(ref)) : null;
         recvs.add(new Recv(caller.pid, null, ref, timer));
         try {
             readAvailable();
@@ -219,7 +219,7 @@ final class UdpInet implements Ports.Driver, IoLoop.Handler, org.jbeam.io.PollRi
         }
         if (time == 0) return ETuple.of(TcpIo.ERROR, TcpIo.TIMEOUT);
         int ref = nextRef();
-        ScheduledFuture<?> timer = time > 0 ? IoLoop.get().after(time, () -> recvTimeout(ref)) : null;
+        ScheduledFuture<?> timer = time > 0 ? InetTimers.after(time, () -> recvTimeout(ref)) : null;
         AsyncCall c = caller.beginAsync();
         recvs.add(new Recv(caller.pid, c, ref, timer));
         updateInterest();

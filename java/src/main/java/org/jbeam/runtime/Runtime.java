@@ -282,8 +282,13 @@ public final class Runtime {
     }
 
     void internalError(ErlProcess p, Throwable t) {
-        warnings.println("jbeam: internal error in " + p.pid + ": " + t);
-        t.printStackTrace(warnings);
+        try {
+            warnings.println("jbeam: internal error in " + p.pid + ": " + t);
+            t.printStackTrace(warnings);
+        } catch (Throwable report) {
+            // The report itself can fail (a class that cannot be loaded once descriptors or memory
+            // run out); the process must still exit, or its scheduler thread would die with it.
+        }
         processes.exit(p, ETuple.of(EAtom.of("jbeam_internal_error"), EBitString.ofUtf8(String.valueOf(t))));
     }
 }
