@@ -48,7 +48,22 @@ public final class FileOps {
 
     /** efile_open: open(2), then (unless skip_type_check or directory) a directory is eisdir. */
     public static FileHandle open(Path p, int modes, ErlProcess owner) {
-        return FileHandle.register(openFd(p, modes), p, modes, false, owner);
+        FileHandle h = FileHandle.register(openFd(p, modes), p, modes, false, owner);
+        if (!writesLinked && (modes & FileHandle.WRITE) != 0 && h.isRegular()) linkWrites(h.fd);
+        return h;
+    }
+
+    private static volatile boolean writesLinked;
+
+    /**
+     * The first heap write of a VM links its downcalls (8-47 ms measured, ADR 0067), which the
+     * slow-write guard would count as a stall of the scheduler. Done at the first open for writing
+     * instead, by an empty write(2) and pwrite(2): no effect on a regular file.
+     */
+    private static void linkWrites(int fd) {
+        writesLinked = true;
+        org.jbeam.bindings.libc.LibcFiles.writeHeap(fd, new byte[0], 0, 0, -1);
+        org.jbeam.bindings.libc.LibcFiles.writeHeap(fd, new byte[0], 0, 0, 0);
     }
 
     /** A handle no process owns and no reference names (read_file's own descriptor). */

@@ -5,35 +5,38 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * When synchronous file writes leave the scheduler thread (ADR 0012's guard, revised by ADR 0067).
  * A synchronous write taking more than {@code -Djbeam.io.syncwrite.slow} µs (default 2000) of
- * wall time is "slow"; a slow write within {@code -Djbeam.io.syncwrite.window} ms (default 100)
- * of the previous slow one trips the guard, and for the next second every write goes to the ring
- * (an io-wq worker), after which the synchronous path is tried again.
+ * wall time is "slow" and its duration counts as a stall. Once the stalls within
+ * {@code -Djbeam.io.syncwrite.window} ms (default 100, counted from the first slow write of the
+ * window) add up to {@code -Djbeam.io.syncwrite.stall} ms (default 25: a quarter of the window),
+ * the guard trips and for the next second every write goes to the ring (an io-wq worker), after
+ * which the synchronous path is tried again.
  *
  * <p>Why wall time: a write that blocks in the kernel (writeback throttling, journal waits) and a
  * write whose thread is preempted both stall the scheduler, and under sustained CPU contention the
  * io-wq hand-off delivers writes sooner than a scheduler thread the kernel treats as a CPU hog
- * (ADR 0044). Why two: on an idle machine the single slow writes were neither, measured with
- * {@code getrusage(RUSAGE_THREAD)} around each write (ADR 0067): none had slept in the kernel
- * (no voluntary switch); they were the first write of the VM (linking the write downcall, 8-11
- * ms of user time) and single preemptions by the VM's own compiler threads, about one a second.
- * Each sent the next second's writes to the ring, where a 64 KiB write costs more than twice the
- * synchronous one, and the first synchronous write after that second was often the next slow one.
- * Sustained contention or throttling makes slow writes milliseconds apart, so it still trips.
+ * (ADR 0044). Why a share of the window rather than one slow write: on an idle machine the slow
+ * writes were neither, measured with {@code getrusage(RUSAGE_THREAD)} around each write (ADR 0067):
+ * none had slept in the kernel; they were the first write of the VM (linking the write downcall)
+ * and preemptions of one or two scheduler ticks (4 or 8 ms) by the VM's own threads, alone or in
+ * pairs. Each tripped the old guard and sent a second of writes to the ring, where a 64 KiB write
+ * costs more than twice the synchronous one. Sustained contention or throttling stalls the writer
+ * most of the time, so it still trips within a few writes; one long stall (25 ms) trips at once.
  *
  * <p>State is VM-wide and unsynchronized beyond the volatiles: two schedulers racing on a slow
- * write can at worst trip one write earlier or later.
+ * write can at worst lose one stall from the sum.
  */
 final class SlowWriteGuard {
     private SlowWriteGuard() {}
 
     static final long SLOW_NANOS = Long.getLong("jbeam.io.syncwrite.slow", 2000) * 1000;
     static final long WINDOW_NANOS = Long.getLong("jbeam.io.syncwrite.window", 100) * 1_000_000;
+    static final long STALL_NANOS = Long.getLong("jbeam.io.syncwrite.stall", 25) * 1_000_000;
     static final long OFF_NANOS = 1_000_000_000L;
 
     /** nanoTime before which writes avoid the scheduler thread. */
     private static volatile long offUntil = System.nanoTime();
-    /** nanoTime at the end of the last slow write; far in the past when there was none. */
-    private static volatile long lastSlow = System.nanoTime() - 2 * WINDOW_NANOS - 1;
+    /** Start of the current window (the first slow write's start) and the stalls summed in it. */
+    private static long windowStart = System.nanoTime() - 2 * WINDOW_NANOS, stalled;
 
     /** Slow synchronous writes, and how many of them tripped the guard (-Djbeam.io.stats). */
     static final LongAdder SLOW = new LongAdder(), TRIPS = new LongAdder();
@@ -43,12 +46,15 @@ final class SlowWriteGuard {
 
     /** Records a synchronous write that ran from {@code t0} to {@code t}; true if it tripped the guard. */
     static boolean observe(long t0, long t) {
-        if (t - t0 <= SLOW_NANOS) return false;
+        long d = t - t0;
+        if (d <= SLOW_NANOS) return false;
         SLOW.increment();
-        long prev = lastSlow;
-        lastSlow = t;
-        if (t - prev > WINDOW_NANOS) return false;
+        if (t0 - windowStart > WINDOW_NANOS) { windowStart = t0; stalled = 0; }
+        stalled += d;
+        if (stalled < STALL_NANOS) return false;
         offUntil = t + OFF_NANOS;
+        windowStart = t - 2 * WINDOW_NANOS;
+        stalled = 0;
         TRIPS.increment();
         return true;
     }
@@ -57,7 +63,8 @@ final class SlowWriteGuard {
     static void clear() {
         long now = System.nanoTime();
         offUntil = now;
-        lastSlow = now - 2 * WINDOW_NANOS - 1;
+        windowStart = now - 2 * WINDOW_NANOS;
+        stalled = 0;
     }
 
     static String stats() { return SLOW.sum() + " slow synchronous writes (" + TRIPS.sum() + " tripped the guard)"; }

@@ -18,38 +18,51 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * ADR 0067: a single slow synchronous write (a preemption, the first call's linking) keeps writes
- * synchronous; a second one within the window sends them to the ring for a second, after which
- * they are synchronous again. Times are given, not waited for, so the rule is checked exactly.
+ * ADR 0067: slow synchronous writes of a tick or two (a preemption, the first call's linking) keep
+ * writes synchronous; stalls adding up to a quarter of the window send them to the ring for a
+ * second, after which they are synchronous again. Times are given, not waited for, so the rule is
+ * checked exactly.
  */
 class SlowWriteGuardTest {
-    private static final long MS = 1_000_000, SLOW = SlowWriteGuard.SLOW_NANOS + 1;
+    private static final long MS = 1_000_000;
 
     @BeforeEach @AfterEach
     void clear() { SlowWriteGuard.clear(); }
 
+    /** A write from {@code t} lasting {@code ms}; returns whether it tripped. */
+    private static boolean write(long t, long ms) { return SlowWriteGuard.observe(t, t + ms * MS); }
+
     @Test
-    void oneSlowWriteDoesNotTrip() {
+    void tickLongPreemptionsDoNotTrip() {
         long t = System.nanoTime() + 10 * MS;
-        assertFalse(SlowWriteGuard.observe(t, t + SLOW));
-        assertTrue(SlowWriteGuard.allows(t + SLOW));
-        // Fast writes are not counted at all.
-        assertFalse(SlowWriteGuard.observe(t + SLOW, t + SLOW + SlowWriteGuard.SLOW_NANOS));
-        // Another slow write outside the window: still no trip.
-        long later = t + SLOW + SlowWriteGuard.WINDOW_NANOS + MS;
-        assertFalse(SlowWriteGuard.observe(later, later + SLOW));
-        assertTrue(SlowWriteGuard.allows(later + SLOW + 1));
+        assertFalse(write(t, 4));
+        assertFalse(write(t + 10 * MS, 8));
+        assertFalse(write(t + 30 * MS, 4));
+        assertFalse(write(t + 40 * MS, 1));        // fast writes are not counted at all
+        assertTrue(SlowWriteGuard.allows(t + 50 * MS));
+        // 16 ms of stalls in this window; the next window starts afresh.
+        assertFalse(write(t + 120 * MS, 8));
+        assertFalse(write(t + 130 * MS, 8));
+        assertTrue(SlowWriteGuard.allows(t + 140 * MS));
     }
 
     @Test
-    void twoSlowWritesWithinTheWindowTripForASecond() {
+    void stallsOfAQuarterOfTheWindowTripForASecond() {
         long t = System.nanoTime() + 10 * MS;
-        assertFalse(SlowWriteGuard.observe(t, t + SLOW));
-        long t2 = t + SLOW + SlowWriteGuard.WINDOW_NANOS / 2;
-        assertTrue(SlowWriteGuard.observe(t2 - SLOW, t2));
-        assertFalse(SlowWriteGuard.allows(t2 + 1));
-        assertFalse(SlowWriteGuard.allows(t2 + SlowWriteGuard.OFF_NANOS - 1));
-        assertTrue(SlowWriteGuard.allows(t2 + SlowWriteGuard.OFF_NANOS));
+        assertFalse(write(t, 8));
+        assertFalse(write(t + 20 * MS, 8));
+        assertTrue(write(t + 50 * MS, SlowWriteGuard.STALL_NANOS / MS - 16));
+        long end = t + 50 * MS + SlowWriteGuard.STALL_NANOS - 16 * MS;
+        assertFalse(SlowWriteGuard.allows(end + 1));
+        assertFalse(SlowWriteGuard.allows(end + SlowWriteGuard.OFF_NANOS - 1));
+        assertTrue(SlowWriteGuard.allows(end + SlowWriteGuard.OFF_NANOS));
+    }
+
+    @Test
+    void oneLongStallTripsAtOnce() {
+        long t = System.nanoTime() + 10 * MS;
+        assertTrue(write(t, SlowWriteGuard.STALL_NANOS / MS + 1));
+        assertFalse(SlowWriteGuard.allows(t + SlowWriteGuard.STALL_NANOS + 2 * MS));
     }
 
     /** The guard decides the real write path: tripped, a 64 KiB write goes to the ring and lands intact. */
@@ -62,8 +75,7 @@ class SlowWriteGuardTest {
         try {
             FileHandle h = FileOps.openUnregistered(f, FileHandle.READ | FileHandle.WRITE);
             long now = System.nanoTime();
-            SlowWriteGuard.observe(now - 2 * SLOW, now - SLOW);
-            assertTrue(SlowWriteGuard.observe(now - SLOW, now));
+            assertTrue(SlowWriteGuard.observe(now - SlowWriteGuard.STALL_NANOS - MS, now));
             assertTrue(h.acquire());
             FileIo.Op w = FileIo.write(h, -1, new EBitString[] {EBitString.of(chunk)});
             assertNull(w.now(), "a write while the guard is tripped must go to the ring");
