@@ -25,3 +25,11 @@ with_peer() {
   BENCH_PEER="bpeer$id@$host" "$vm" -sname "bmain$id" -setcookie jbeambench -noshell -pa "$OUT" -eval "$EXPR" -extra "$m" || echo FAIL
   kill "$pp" 2>/dev/null; wait "$pp" 2>/dev/null || true
 }
+
+# The CPU time the hypervisor gave to other guests ("steal", /proc/stat) between two samples of
+# cpu_ticks, as a share of all CPU time: on a shared host it moves wall times as much as the load.
+cpu_ticks() { awk '/^cpu / {t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9}' /proc/stat; }
+steal_pct() {
+  local a=($1) b=($2)
+  awk -v t="$(( b[0] - a[0] ))" -v s="$(( b[1] - a[1] ))" 'BEGIN { printf "%.0f", (t > 0 ? 100 * s / t : 0) }'
+}
