@@ -1,7 +1,8 @@
 -module(inet_tcp_connect).
 -export([main/0]).
 %% prim_inet:connect/4, which jbeam answers natively for tcp sockets and IPv4 addresses (ADR 0066):
-%% its argument forms, errors, timeouts and a connect under way when its port closes, against OTP.
+%% its argument forms, errors, timeouts and a connect under way when its port closes, against OTP;
+%% and prim_inet:accept/3, which takes a queued connection natively when no acceptor waits.
 
 main() ->
     {ok, L} = gen_tcp:listen(0, [binary, {active, false}, {reuseaddr, true}]),
@@ -12,6 +13,7 @@ main() ->
     refused(),
     concurrent(Port),
     timeout_and_close(),
+    accepts(),
     unlink(Acceptor),
     exit(Acceptor, kill),
     gen_tcp:close(L),
@@ -91,6 +93,40 @@ timeout_and_close() ->
     end,
     [gen_tcp:close(S) || {ok, S} <- Held],
     gen_tcp:close(L).
+
+%% Accepts with a connection queued (the fast path) and without, with the listen socket's options
+%% inherited, an acceptor already waiting keeping its turn, and bad arguments.
+accepts() ->
+    {ok, L} = gen_tcp:listen(0, [binary, {active, false}, {nodelay, true}, {keepalive, true}]),
+    {ok, Port} = inet:port(L),
+    io:format("none queued: ~p~n", [prim_inet:accept(L, 0, [])]),
+    {ok, C1} = gen_tcp:connect({127,0,0,1}, Port, [binary, {active, false}]),
+    timer:sleep(50),
+    {ok, A1} = gen_tcp:accept(L, 1000),
+    io:format("queued: ~p~n", [inet:getopts(A1, [active, nodelay, keepalive, mode])]),
+    ok = gen_tcp:send(C1, <<"one">>),
+    io:format("queued recv: ~p~n", [gen_tcp:recv(A1, 0, 1000)]),
+    ok = inet:setopts(L, [{active, once}, {nodelay, false}]),
+    {ok, C2} = gen_tcp:connect({127,0,0,1}, Port, [binary, {active, false}]),
+    timer:sleep(50),
+    {ok, A2} = prim_inet:accept(L, infinity, []),
+    io:format("after setopts: ~p~n", [inet:getopts(A2, [active, nodelay])]),
+    ok = inet:setopts(L, [{active, false}]),
+    Self = self(),
+    W = spawn(fun() -> Self ! {waiter, gen_tcp:accept(L, 2000)} end),
+    timer:sleep(100),
+    {ok, C3} = gen_tcp:connect({127,0,0,1}, Port, [binary, {active, false}]),
+    {ok, C4} = gen_tcp:connect({127,0,0,1}, Port, [binary, {active, false}]),
+    R = receive {waiter, {ok, S}} -> {waiter, ok, erlang:port_info(S, connected) =:= {connected, W}}; {waiter, E} -> E after 3000 -> none end,
+    io:format("waiting acceptor first: ~p~n", [R]),
+    {ok, A4} = gen_tcp:accept(L, 1000),
+    io:format("then: ~p~n", [is_port(A4)]),
+    io:format("bad time: ~p~n", [element(1, catch prim_inet:accept(L, soon, []))]),
+    io:format("not a list: ~p~n", [element(1, catch prim_inet:accept(L, 0, foo))]),
+    io:format("connected socket: ~p~n", [prim_inet:accept(C1, 0, [])]),
+    [gen_tcp:close(X) || X <- [C1, C2, C3, C4, A1, A2, A4]],
+    gen_tcp:close(L),
+    io:format("closed listener: ~p~n", [prim_inet:accept(L, 0, [])]).
 
 accept_loop(L) ->
     case gen_tcp:accept(L) of

@@ -29,6 +29,8 @@ public final class InetNatives implements BifModule {
         InetOptNatives.register(t);
         t.bif4(M, "connect", InetNatives::connect4);
         t.keepErlangBody(M, "connect", 4);
+        t.bif3(M, "accept", InetNatives::accept3);
+        t.keepErlangBody(M, "accept", 3);
         t.bif2("gen_tcp", "send", InetNatives::genTcpSend);
         t.keepErlangBody("gen_tcp", "send", 2);
         t.bif2("gen_tcp", "recv", InetNatives::genTcpRecv2);
@@ -115,6 +117,22 @@ public final class InetNatives implements BifModule {
             return org.jbeam.interp.Trap.call(m.erlangBodies.get("connect/4"), new Term[] {a[0], a[1], a[2], a[3]});
         }
         return ((TcpInet) pt.driver).connectDirect(p, addr, ms);
+    }
+
+    // ---- prim_inet:accept/3 ----
+
+    /**
+     * prim_inet:accept(L, Time, FamilyOpts), inet_tcp:accept's call: when a connection is already
+     * queued on a tcp listen socket and no acceptor waits, the new port goes straight to
+     * prim_inet's own accept_opts/3 (the options copied from the listen socket), without
+     * accept0's port_control, inet_async message and receive. Otherwise prim_inet's body.
+     */
+    private static Term accept3(ErlProcess p, Term l, Term time, Term familyOpts) {
+        Ports.Port pt = l instanceof EPort && (time == INFINITY || time instanceof ESmall) && familyOpts instanceof EList ? p.vm.ports.get(l) : null;
+        EPort s = pt != null && pt.driver instanceof TcpInet tcp ? tcp.acceptNow(p) : null;
+        if (s != null) return InetOptNatives.local(p, "accept_opts", 3, l, s, familyOpts);
+        org.jbeam.code.BeamModule m = p.vm.code.current(EAtom.of(M));
+        return org.jbeam.interp.Trap.call(m.erlangBodies.get("accept/3"), new Term[] {l, time, familyOpts});
     }
 
     /** {A,B,C,D} and a port number as a socket address, or null if either is not one (type_value's ip4 and port). */

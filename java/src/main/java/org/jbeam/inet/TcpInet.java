@@ -177,12 +177,33 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
             if (sc == null) break;
             Accept a = accepts.poll();
             if (a.timer != null) a.timer.cancel(false);
-            TcpInet[] child = new TcpInet[1];
-            EPort np = vm.ports.openDriver(a.caller, "tcp_inet", pt -> child[0] = new TcpInet(vm, pt));
-            child[0].adopt(sc, family, opts);
-            async(a.caller, a.ref, ETuple.of(EAtom.OK, np));
+            async(a.caller, a.ref, ETuple.of(EAtom.OK, child(a.caller, sc)));
         }
         updateInterest();
+    }
+
+    /** The port of an accepted connection, owned by {@code owner}, with this listen socket's options. */
+    private EPort child(EPid owner, SocketChannel sc) throws IOException {
+        TcpInet[] child = new TcpInet[1];
+        EPort np = vm.ports.openDriver(owner, "tcp_inet", pt -> child[0] = new TcpInet(vm, pt));
+        child[0].adopt(sc, family, opts);
+        return np;
+    }
+
+    /**
+     * prim_inet:accept/3's fast path (see {@link InetNatives}): when no acceptor waits and a connection
+     * is already queued (the acceptor of a busy server finds one nearly every time, ADR 0039), its
+     * port, as the INET_REQ_ACCEPT request would have answered it by message; else null, and the
+     * request goes the usual way.
+     */
+    synchronized EPort acceptNow(ErlProcess caller) {
+        if (srv == null || closedDone || !accepts.isEmpty()) return null;
+        try {
+            SocketChannel sc = srv.accept();
+            return sc == null ? null : child(caller.pid, sc);
+        } catch (IOException e) {
+            return null;    // the request reports it
+        }
     }
 
     private void adopt(SocketChannel sc, int fam, InetOptions parent) throws IOException {
