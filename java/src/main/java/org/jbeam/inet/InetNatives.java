@@ -27,6 +27,10 @@ public final class InetNatives implements BifModule {
         t.bif3(M, "recv0", InetNatives::recv0);
         t.bif3(M, "recvfrom0", InetNatives::recvfrom0);
         InetOptNatives.register(t);
+        t.bif4(M, "connect", InetNatives::connect4);
+        t.keepErlangBody(M, "connect", 4);
+        t.bif3(M, "accept", InetNatives::accept3);
+        t.keepErlangBody(M, "accept", 3);
         t.bif2("gen_tcp", "send", InetNatives::genTcpSend);
         t.keepErlangBody("gen_tcp", "send", 2);
         t.bif2("gen_tcp", "recv", InetNatives::genTcpRecv2);
@@ -89,6 +93,61 @@ public final class InetNatives implements BifModule {
         if (tcp == null || ms == -2 || !(length instanceof ESmall n) || n.value < 0 || n.value > Integer.MAX_VALUE)
             return genTcpBody(p, "recv/3", s, length, time);
         return tcp.recvDirect(p, (int) n.value, ms);
+    }
+
+    // ---- prim_inet:connect/4 ----
+
+    /**
+     * prim_inet:connect(S, IP, Port, Time) (inet_tcp:do_connect's call) and connect(S, {IP, Port}, _, Time)
+     * for a tcp_inet port of family inet and an IPv4 address: type_value(set, addr, ...), enc_time,
+     * enc_value, ctl_cmd and the receive of the inet_async message, per connect, are the driver's
+     * {@link TcpInet#connectDirect} here. prim_inet's option tables under type_value_2/enc_value_2 are
+     * the biggest functions of the connect path: interpreted, or compiled by the bytecode tier into
+     * classes that cost C2 a second of a fresh VM's first seconds (ADR 0066). Anything else (an
+     * IPv6 or local address, a udp port, a bad address or time) runs prim_inet's own body.
+     */
+    private static Term connect4(ErlProcess p, Term[] a) {
+        Term s = a[0], ip = a[1], port = a[2], time = a[3];
+        if (s instanceof EPort && ip instanceof ETuple t && t.arity() == 2) { ip = t.get(0); port = t.get(1); }
+        Ports.Port pt = s instanceof EPort ? p.vm.ports.get(s) : null;
+        java.net.InetSocketAddress addr = pt != null && pt.driver instanceof TcpInet tcp && tcp.family() == InetCodec.AF_INET ? ipv4(ip, port) : null;
+        int ms = time == INFINITY ? -1 : time instanceof ESmall n && n.value >= 0 && n.value <= Integer.MAX_VALUE ? (int) n.value : -2;
+        if (addr == null || ms == -2) {
+            org.jbeam.code.BeamModule m = p.vm.code.current(EAtom.of(M));
+            return org.jbeam.interp.Trap.call(m.erlangBodies.get("connect/4"), new Term[] {a[0], a[1], a[2], a[3]});
+        }
+        return ((TcpInet) pt.driver).connectDirect(p, addr, ms);
+    }
+
+    // ---- prim_inet:accept/3 ----
+
+    /**
+     * prim_inet:accept(L, Time, FamilyOpts), inet_tcp:accept's call: when a connection is already
+     * queued on a tcp listen socket and no acceptor waits, the new port goes straight to
+     * prim_inet's own accept_opts/3 (the options copied from the listen socket), without
+     * accept0's port_control, inet_async message and receive. Otherwise prim_inet's body.
+     */
+    private static Term accept3(ErlProcess p, Term l, Term time, Term familyOpts) {
+        Ports.Port pt = l instanceof EPort && (time == INFINITY || time instanceof ESmall) && familyOpts instanceof EList ? p.vm.ports.get(l) : null;
+        EPort s = pt != null && pt.driver instanceof TcpInet tcp ? tcp.acceptNow(p) : null;
+        if (s != null) return InetOptNatives.local(p, "accept_opts", 3, l, s, familyOpts);
+        org.jbeam.code.BeamModule m = p.vm.code.current(EAtom.of(M));
+        return org.jbeam.interp.Trap.call(m.erlangBodies.get("accept/3"), new Term[] {l, time, familyOpts});
+    }
+
+    /** {A,B,C,D} and a port number as a socket address, or null if either is not one (type_value's ip4 and port). */
+    private static java.net.InetSocketAddress ipv4(Term ip, Term port) {
+        if (!(ip instanceof ETuple t) || t.arity() != 4 || !(port instanceof ESmall pn) || pn.value < 0 || pn.value > 0xFFFF) return null;
+        byte[] b = new byte[4];
+        for (int i = 0; i < 4; i++) {
+            if (!(t.get(i) instanceof ESmall e) || e.value < 0 || e.value > 255) return null;
+            b[i] = (byte) e.value;
+        }
+        try {
+            return new java.net.InetSocketAddress(java.net.InetAddress.getByAddress(b), (int) pn.value);
+        } catch (java.net.UnknownHostException e) {
+            return null;     // not for four bytes
+        }
     }
 
     private static Term einval() { return ETuple.of(EAtom.ERROR, EAtom.of("einval")); }

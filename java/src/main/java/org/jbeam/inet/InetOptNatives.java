@@ -99,7 +99,7 @@ final class InetOptNatives {
     }
 
     /** A call to prim_inet's local function F/A (its Erlang code, current version). */
-    private static Term local(ErlProcess p, String f, int arity, Term... args) {
+    static Term local(ErlProcess p, String f, int arity, Term... args) {
         BeamModule m = p.vm.code.current(PRIM_INET);
         java.util.Map<String, Export> l = m == null ? null : m.erlangBodies;
         if (l == null) throw new IllegalStateException("prim_inet is not loaded with its natives");

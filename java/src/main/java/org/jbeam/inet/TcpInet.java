@@ -11,6 +11,7 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledFuture;
 
+import org.jbeam.runtime.AsyncCall;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.Ports;
 import org.jbeam.runtime.Runtime;
@@ -34,6 +35,14 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
     private EPid connectCaller;
     private int connectRef;
     private ScheduledFuture<?> connectTimer;
+    /**
+     * The connect was asked for by {@link #connectDirect} (prim_inet:connect/4 done natively): its
+     * status goes to connectCall, or to connectNow while the request itself is still running,
+     * instead of an inet_async message to connectCaller.
+     */
+    private boolean connectDirect;
+    private AsyncCall connectCall;
+    private Term connectNow;
     private InetSocketAddress bound;
 
     TcpInet(Runtime vm, Ports.Port port) { super(vm, port); }
@@ -189,13 +198,34 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
             if (sc == null) break;
             Accept a = accepts.poll();
             if (a.timer != null) a.timer.cancel(false);
-            TcpInet[] child = new TcpInet[1];
-            EPort np = vm.ports.openDriver(a.caller, "tcp_inet", pt -> child[0] = new TcpInet(vm, pt));
-            child[0].adopt(sc, family, opts);
-            async(a.caller, a.ref, ETuple.of(EAtom.OK, np));
+            async(a.caller, a.ref, ETuple.of(EAtom.OK, child(a.caller, sc)));
         }
         updateInterest();
         return null;
+    }
+
+    /** The port of an accepted connection, owned by {@code owner}, with this listen socket's options. */
+    private EPort child(EPid owner, SocketChannel sc) throws IOException {
+        TcpInet[] child = new TcpInet[1];
+        EPort np = vm.ports.openDriver(owner, "tcp_inet", pt -> child[0] = new TcpInet(vm, pt));
+        child[0].adopt(sc, family, opts);
+        return np;
+    }
+
+    /**
+     * prim_inet:accept/3's fast path (see {@link InetNatives}): when no acceptor waits and a connection
+     * is already queued (the acceptor of a busy server finds one nearly every time, ADR 0039), its
+     * port, as the INET_REQ_ACCEPT request would have answered it by message; else null, and the
+     * request goes the usual way.
+     */
+    synchronized EPort acceptNow(ErlProcess caller) {
+        if (srv == null || closedDone || !accepts.isEmpty()) return null;
+        try {
+            SocketChannel sc = srv.accept();
+            return sc == null ? null : child(caller.pid, sc);
+        } catch (IOException e) {
+            return null;    // the request reports it
+        }
     }
 
     private void adopt(SocketChannel sc, int fam, InetOptions parent) throws IOException {
@@ -214,15 +244,45 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
 
     private Term connect(ErlProcess caller, byte[] d) throws IOException {
         if (family == 0 || srv != null || connected || connectCaller != null) return InetCodec.error(connected ? "eisconn" : "einval");
-        int time = InetCodec.i32(d, 0);
         InetSocketAddress a = InetCodec.decodeAddr(d, 4, family);
+        // An IPv6 address for an inet socket: the connect(2) of inet_drv fails so (NIO would throw).
+        if (family == InetCodec.AF_INET && a.getAddress() instanceof java.net.Inet6Address) return InetCodec.error("eafnosupport");
+        return beginConnect(caller.pid, a, InetCodec.i32(d, 0));
+    }
+
+    /** The socket's address family (inet_int.hrl's INET_AF_*), 0 before the open request. */
+    synchronized int family() { return family; }
+
+    /**
+     * prim_inet:connect/4 done natively (see {@link InetNatives}): the same request and status as its
+     * port_control(INET_REQ_CONNECT) followed by the receive of {inet_async, S, Ref, Status}, with no
+     * message: the status at once when the connect fails or completes within the request, else the
+     * caller suspends until the poll thread (or the timeout) completes it.
+     */
+    synchronized Term connectDirect(ErlProcess caller, InetSocketAddress a, int time) {
+        if (family == 0 || srv != null || connected || connectCaller != null) return ETuple.of(ERROR, EAtom.of(connected ? "eisconn" : "einval"));
+        connectDirect = true;
+        connectNow = null;
+        try {
+            beginConnect(caller.pid, a, time);
+        } catch (IOException e) {
+            connectDirect = false;
+            return ETuple.of(ERROR, EAtom.of(InetCodec.errno(e)));
+        }
+        Term now = connectNow;
+        if (now != null) { connectNow = null; return now; }
+        connectCall = caller.beginAsync();
+        return org.jbeam.interp.Trap.await(connectCall);
+    }
+
+    private Term beginConnect(EPid caller, InetSocketAddress a, int time) throws IOException {
         if (ch == null) {
             ch = SocketChannel.open(pf());
             applySocketOpts();
         }
         int ref = nextRef();
         ch.configureBlocking(false);
-        connectCaller = caller.pid;
+        connectCaller = caller;
         connectRef = ref;
         try {
             if (ch.connect(a)) connectDone(null);
@@ -241,7 +301,17 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
         EPid c = connectCaller;
         connectCaller = null;
         closeChannel();
-        async(c, ref, ETuple.of(ERROR, TIMEOUT));
+        connectAnswer(c, ref, ETuple.of(ERROR, TIMEOUT));
+    }
+
+    /** The connect's status to whoever waits for it: an inet_async message, or the natively suspended call. */
+    private void connectAnswer(EPid c, int ref, Term status) {
+        if (!connectDirect) { async(c, ref, status); return; }
+        connectDirect = false;
+        AsyncCall k = connectCall;
+        connectCall = null;
+        if (k != null) k.complete(status);
+        else connectNow = status;
     }
 
     private void connectDone(IOException e) {
@@ -250,11 +320,11 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
         if (connectTimer != null) connectTimer.cancel(false);
         if (e == null) {
             connected = true;
-            async(c, connectRef, EAtom.OK);
+            connectAnswer(c, connectRef, EAtom.OK);
             updateInterest();
         } else {
             closeChannel();
-            async(c, connectRef, ETuple.of(ERROR, EAtom.of(InetCodec.errno(e))));
+            connectAnswer(c, connectRef, ETuple.of(ERROR, EAtom.of(InetCodec.errno(e))));
         }
     }
 
@@ -300,6 +370,12 @@ final class TcpInet extends TcpIo implements Ports.Driver, org.jbeam.runtime.Dis
         }
         accepts.clear();
         if (connectTimer != null) connectTimer.cancel(false);
+        // inet_drv's tcp_close_check: a connect under way answers {error, closed}.
+        if (connectCaller != null) {
+            EPid c = connectCaller;
+            connectCaller = null;
+            connectAnswer(c, connectRef, ETuple.of(ERROR, CLOSED));
+        }
         stopIo();
     }
 

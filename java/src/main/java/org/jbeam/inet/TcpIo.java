@@ -47,8 +47,9 @@ abstract class TcpIo implements SockPoll.Handler {
     SockPoll.Watch key;
     boolean connected, readEof, closedDone, closeReported, shutWrPending, writeShut, timeoutClosed;
     InetOptions opts = new InetOptions();
-    private byte[] in = new byte[1024];
-    private int inLen;
+    /** The receive buffer (also framed by {@link DistFraming}). */
+    byte[] in = new byte[1024];
+    int inLen;
     /** The HTTP parser state (0: request or status line, else headers): kept across packet type changes, as in erts. */
     private final int[] httpState = {0};
     /**
@@ -63,7 +64,7 @@ abstract class TcpIo implements SockPoll.Handler {
     private int refs;
     long recvCnt, recvMax, recvOct;
     /** Set once this socket carries a distribution connection (erlang:setnode/3): packets go there. */
-    org.jbeam.runtime.DistPort.Receiver dist;
+    DistFraming dist;
 
     TcpIo(Runtime vm, Ports.Port port) { this.vm = vm; this.port = port; }
 
@@ -175,17 +176,18 @@ abstract class TcpIo implements SockPoll.Handler {
         if (ch == null || readEof || closedDone) return;
         for (int round = 0; round < 16; round++) {
             // A large distribution packet under way takes the bytes first (they precede any in the buffer).
-            boolean toBig = big != null && bigFill < big.length;
+            boolean toBig = dist != null && dist.takesBytes();
             if (!toBig && in.length - inLen < 1024) in = java.util.Arrays.copyOf(in, in.length * 2);
-            int room = toBig ? big.length - bigFill : in.length - inLen;
-            int n = ch.read(toBig ? ByteBuffer.wrap(big, bigFill, room) : ByteBuffer.wrap(in, inLen, room));
+            ByteBuffer to = toBig ? dist.room() : ByteBuffer.wrap(in, inLen, in.length - inLen);
+            int room = to.remaining();
+            int n = ch.read(to);
             if (n < 0) { readEof = freshInput = true; return; }
             if (n == 0) return;
             freshInput = true;
-            if (toBig) bigFill += n; else inLen += n;
+            if (toBig) dist.filled(n); else inLen += n;
             recvOct += n;
             // Frame now: a large packet's header seen in this read makes the next read go to its array.
-            if (dist != null) frameDist();
+            if (dist != null) dist.frame();
             // A short read drained the socket: skip the read that would only say EAGAIN (epoll is
             // level-triggered, so data or a FIN arriving later is reported again).
             if (n < room) return;
@@ -197,16 +199,8 @@ abstract class TcpIo implements SockPoll.Handler {
     public synchronized void received(java.lang.foreign.MemorySegment data, int n, boolean more) {
         if (ch == null || readEof || closedDone) return;
         if (n > 0) {
-            int at = 0;
-            // A large distribution packet under way takes its bytes directly (the receive buffer is
-            // empty meanwhile); once complete it is delivered and the rest goes to the buffer.
-            while (big != null && at < n) {
-                int k = Math.min(n - at, big.length - bigFill);
-                java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, at, big, bigFill, k);
-                bigFill += k;
-                at += k;
-                frameDist();
-            }
+            // A large distribution packet under way takes its bytes first; the rest goes to the buffer.
+            int at = dist != null ? dist.take(data, n) : 0;
             int rest = n - at;
             if (in.length - inLen < rest) in = java.util.Arrays.copyOf(in, Math.max(in.length * 2, inLen + rest));
             java.lang.foreign.MemorySegment.copy(data, java.lang.foreign.ValueLayout.JAVA_BYTE, at, in, inLen, rest);
@@ -233,7 +227,7 @@ abstract class TcpIo implements SockPoll.Handler {
         // As with show_econnreset=false, a reset or broken connection reads as a close.
         readEof = true;
         inLen = 0;
-        big = null;
+        if (dist != null) dist.drop();
         out.fail();
     }
 
@@ -243,7 +237,7 @@ abstract class TcpIo implements SockPoll.Handler {
         return Packet.term(opts, port.id, in, f, httpState);
     }
 
-    private void consume(int n) {
+    void consume(int n) {
         System.arraycopy(in, n, in, 0, inLen - n);
         inLen -= n;
     }
@@ -251,7 +245,7 @@ abstract class TcpIo implements SockPoll.Handler {
     /** Hands complete packets to waiting recv calls, then (active mode) to the owner; reports a close. */
     void deliver() {
         if (port.isClosed() || closedDone) { updateInterest(); return; }
-        if (dist != null) { deliverDist(); return; }
+        if (dist != null) { dist.deliver(); return; }
         int consumed = 0;
         boolean framed = false;
         while (true) {
@@ -319,70 +313,6 @@ abstract class TcpIo implements SockPoll.Handler {
         readEof = readShut = true;
         updateInterest();
         return true;
-    }
-
-    /**
-     * A distribution packet of at least this many bytes is read into an array of its own instead of
-     * the receive buffer: the socket's bytes are copied once (into it), the buffer neither grows
-     * to the packet's size nor shifts it, and the decoded message's large binaries view the array
-     * instead of copying out of it (as erts makes them sub-binaries of the received buffer).
-     */
-    static final int DIST_BIG_PACKET = 64 * 1024;
-    /** The large distribution packet being received ({@link #DIST_BIG_PACKET}), and how much of it has arrived. */
-    private byte[] big;
-    private int bigFill;
-
-    /** A distribution channel: every complete packet goes to the distribution layer; a close tells it and the owner. */
-    private void deliverDist() {
-        frameDist();
-        if (readEof && !closeReported) {
-            closeReported = true;
-            inLen = 0;
-            big = null;
-            out.fail();
-            vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
-            dist.closed(null);
-        }
-        updateInterest();
-    }
-
-    /**
-     * Hands the complete packets received to the distribution layer, in order: a large one being
-     * assembled in its own array first (the bytes in the buffer follow it), then those in the
-     * buffer; an incomplete large one moves to an array of its own.
-     */
-    private void frameDist() {
-        if (dist == null || port.isClosed() || closedDone) return;
-        if (big != null) {
-            int take = Math.min(inLen, big.length - bigFill);
-            if (take > 0) { System.arraycopy(in, 0, big, bigFill, take); bigFill += take; consume(take); }
-            if (bigFill == big.length) {
-                byte[] p = big;
-                big = null;
-                recvCnt++;
-                dist.packet(p, 0, p.length, true);
-            }
-        }
-        // Length-prefixed packets (dist_util sets packet 4) taken in place; the buffer shifts once per
-        // batch, not once per packet (a full read-ahead holds thousands of small messages).
-        int hl = opts.packet == Packet.PB_1 ? 1 : opts.packet == Packet.PB_2 ? 2 : 4, off = 0;
-        while (big == null && inLen - off >= hl) {
-            long n = 0;
-            for (int i = 0; i < hl; i++) n = (n << 8) | (in[off + i] & 0xFF);
-            if (inLen - off - hl < n) {
-                if (n >= DIST_BIG_PACKET) {
-                    big = new byte[(int) n];
-                    bigFill = inLen - off - hl;
-                    System.arraycopy(in, off + hl, big, 0, bigFill);
-                    off = inLen;
-                } else if (off == 0 && n + hl > in.length) in = java.util.Arrays.copyOf(in, (int) (n + hl));
-                break;
-            }
-            recvCnt++;
-            dist.packet(in, off + hl, (int) n, false);
-            off += hl + (int) n;
-        }
-        if (off > 0) consume(off);
     }
 
     private void cancel(Recv r) { if (r.timer != null) r.timer.cancel(false); }
@@ -524,7 +454,7 @@ abstract class TcpIo implements SockPoll.Handler {
 
     public void attach(org.jbeam.runtime.DistPort.Receiver r) {
         synchronized (this) {
-            dist = r;
+            dist = new DistFraming(this, r);
             deliver();
         }
     }
@@ -567,7 +497,7 @@ abstract class TcpIo implements SockPoll.Handler {
     void stopIo() {
         if (dist != null && !closeReported) {
             closeReported = true;
-            dist.closed(port.closeReason == EAtom.NORMAL ? null : port.closeReason);
+            dist.receiver.closed(port.closeReason == EAtom.NORMAL ? null : port.closeReason);
         }
         for (Recv r : recvs) { cancel(r); answer(r, ETuple.of(ERROR, CLOSED)); }
         recvs.clear();

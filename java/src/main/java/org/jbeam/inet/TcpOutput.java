@@ -132,7 +132,7 @@ final class TcpOutput {
     /** Writes the queue (and sendfile chunks) as far as the socket takes; then a pending shutdown or close. */
     void flush() throws IOException {
         do writeQueue(); while (sendfile != null && queue.isEmpty() && io.ch != null && io.ch.isOpen() && refillSendfile());
-        if (io.dist != null) io.dist.drained(); // distribution senders suspended on the busy limit
+        if (io.dist != null) io.dist.receiver.drained(); // distribution senders suspended on the busy limit
         if (bytes <= TcpIo.LOW_WATERMARK && !waiting.isEmpty()) release(EAtom.OK);
         if (queue.isEmpty()) {
             if (io.shutWrPending && io.ch != null && io.ch.isOpen()) { io.shutWrPending = false; io.writeShut = true; io.ch.shutdownOutput(); }
