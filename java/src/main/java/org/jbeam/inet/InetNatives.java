@@ -42,7 +42,7 @@ public final class InetNatives implements BifModule {
 
     // ---- gen_tcp:send/2, recv/2, recv/3 (ADR 0033) ----
 
-    private static final EAtom GEN_TCP = EAtom.of("gen_tcp"), INET_TCP = EAtom.of("inet_tcp"), INET6_TCP = EAtom.of("inet6_tcp"),
+    private static final EAtom PRIM_INET = EAtom.of(M), GEN_TCP = EAtom.of("gen_tcp"), INET_TCP = EAtom.of("inet_tcp"), INET6_TCP = EAtom.of("inet6_tcp"),
             INFINITY = EAtom.of("infinity");
 
     /**
@@ -61,12 +61,15 @@ public final class InetNatives implements BifModule {
         return d == INET_TCP || d == INET6_TCP ? tcp : null;
     }
 
-    private static Term genTcpBody(ErlProcess p, String fa, Term... args) {
-        org.jbeam.code.BeamModule m = p.vm.code.current(GEN_TCP);
+    /** The call goes to {@code module}'s own Erlang body of {@code fa} ("F/A"), kept beside its native. */
+    private static Term erlangBody(ErlProcess p, EAtom module, String fa, Term... args) {
+        org.jbeam.code.BeamModule m = p.vm.code.current(module);
         org.jbeam.code.Export x = m == null || m.erlangBodies == null ? null : m.erlangBodies.get(fa);
-        if (x == null) throw new IllegalStateException("gen_tcp:" + fa + " has no Erlang body");
+        if (x == null) throw new IllegalStateException(module.name + ":" + fa + " has no Erlang body");
         return org.jbeam.interp.Trap.call(x, args);
     }
+
+    private static Term genTcpBody(ErlProcess p, String fa, Term... args) { return erlangBody(p, GEN_TCP, fa, args); }
 
     private static Term genTcpSend(ErlProcess p, Term s, Term data) {
         TcpIo tcp = plainTcp(p, s);
@@ -112,10 +115,7 @@ public final class InetNatives implements BifModule {
         Ports.Port pt = s instanceof EPort ? p.vm.ports.get(s) : null;
         java.net.InetSocketAddress addr = pt != null && pt.driver instanceof TcpInet tcp && tcp.family() == InetCodec.AF_INET ? ipv4(ip, port) : null;
         int ms = time == INFINITY ? -1 : time instanceof ESmall n && n.value >= 0 && n.value <= Integer.MAX_VALUE ? (int) n.value : -2;
-        if (addr == null || ms == -2) {
-            org.jbeam.code.BeamModule m = p.vm.code.current(EAtom.of(M));
-            return org.jbeam.interp.Trap.call(m.erlangBodies.get("connect/4"), new Term[] {a[0], a[1], a[2], a[3]});
-        }
+        if (addr == null || ms == -2) return erlangBody(p, PRIM_INET, "connect/4", a[0], a[1], a[2], a[3]);
         return ((TcpInet) pt.driver).connectDirect(p, addr, ms);
     }
 
@@ -131,8 +131,7 @@ public final class InetNatives implements BifModule {
         Ports.Port pt = l instanceof EPort && (time == INFINITY || time instanceof ESmall) && familyOpts instanceof EList ? p.vm.ports.get(l) : null;
         EPort s = pt != null && pt.driver instanceof TcpInet tcp ? tcp.acceptNow(p) : null;
         if (s != null) return InetOptNatives.local(p, "accept_opts", 3, l, s, familyOpts);
-        org.jbeam.code.BeamModule m = p.vm.code.current(EAtom.of(M));
-        return org.jbeam.interp.Trap.call(m.erlangBodies.get("accept/3"), new Term[] {l, time, familyOpts});
+        return erlangBody(p, PRIM_INET, "accept/3", l, time, familyOpts);
     }
 
     /** {A,B,C,D} and a port number as a socket address, or null if either is not one (type_value's ip4 and port). */
