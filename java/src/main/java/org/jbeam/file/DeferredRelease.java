@@ -70,7 +70,23 @@ final class DeferredRelease {
     /** Deletes whose release was deferred so far (tests). */
     static long deferred() { return DEFERRED.get(); }
 
+    /**
+     * The release thread runs at nice {@code -Djbeam.file.releaseNice} (default 10, a tenth of a
+     * normal thread's share when they compete for a CPU): freeing a 1 GiB file is 80-100 ms of
+     * kernel CPU time, and at nice 0 it took half of a CPU from whatever ran beside it. On two CPUs
+     * with the JIT compiling, that was the scheduler thread writing the next file: six preemptions
+     * of a tick in 50 ms, which the slow-write guard rightly read as contention. Not SCHED_IDLE:
+     * starved on a busy machine, the deleted files' dirty pages stayed dirty, crossed the dirty
+     * limits and throttled the writers (33-80 ms writes). ADR 0061's revision.
+     */
+    private static void lowerPriority() {
+        int nice = Integer.getInteger("jbeam.file.releaseNice", 10);
+        int rc = nice == 0 ? 0 : Libc.setNiceSelf(nice);
+        if (rc != 0) System.err.println("jbeam: file release thread keeps its priority (setpriority: " + rc + ")");
+    }
+
     private static void releaseLoop() {
+        lowerPriority();
         while (true) {
             Held h;
             try {

@@ -8,8 +8,12 @@ import java.util.concurrent.atomic.LongAdder;
  * wall time is "slow" and its duration counts as a stall. Once the stalls within
  * {@code -Djbeam.io.syncwrite.window} ms (default 100, counted from the first slow write of the
  * window) add up to {@code -Djbeam.io.syncwrite.stall} ms (default 25: a quarter of the window),
- * the guard trips and for the next second every write goes to the ring (an io-wq worker), after
- * which the synchronous path is tried again.
+ * the guard trips and for a while every write goes to the ring (an io-wq worker), after which the
+ * synchronous path is tried again. The while is {@code -Djbeam.io.syncwrite.off} ms (default 100)
+ * and doubles, up to a second, each time the guard trips again within a second of the synchronous
+ * path coming back: a burst of contention (the VM's own JIT compiling during warm-up) costs a
+ * tenth of a second of ring writes, sustained contention or throttling soon costs a second at a
+ * time as before (ADR 0067's revision).
  *
  * <p>Why wall time: a write that blocks in the kernel (writeback throttling, journal waits) and a
  * write whose thread is preempted both stall the scheduler, and under sustained CPU contention the
@@ -31,10 +35,15 @@ final class SlowWriteGuard {
     static final long SLOW_NANOS = Long.getLong("jbeam.io.syncwrite.slow", 2000) * 1000;
     static final long WINDOW_NANOS = Long.getLong("jbeam.io.syncwrite.window", 100) * 1_000_000;
     static final long STALL_NANOS = Long.getLong("jbeam.io.syncwrite.stall", 25) * 1_000_000;
-    static final long OFF_NANOS = 1_000_000_000L;
+    /** -Djbeam.io.syncwrite.trace: prints each slow write and each trip (how ADRs 0067 and 0061 found their causes). */
+    private static final boolean TRACE = Boolean.getBoolean("jbeam.io.syncwrite.trace");
+    static final long OFF_MIN_NANOS = Long.getLong("jbeam.io.syncwrite.off", 100) * 1_000_000;
+    static final long OFF_MAX_NANOS = Math.max(OFF_MIN_NANOS, 1_000_000_000L);
 
-    /** nanoTime before which writes avoid the scheduler thread. */
-    private static volatile long offUntil = System.nanoTime();
+    /** nanoTime before which writes avoid the scheduler thread (long past: no trip yet). */
+    private static volatile long offUntil = System.nanoTime() - 2 * OFF_MAX_NANOS;
+    /** How long the last trip sent writes to the ring. */
+    private static long offNanos = OFF_MIN_NANOS;
     /** Start of the current window (the first slow write's start) and the stalls summed in it. */
     private static long windowStart = System.nanoTime() - 2 * WINDOW_NANOS, stalled;
 
@@ -51,8 +60,12 @@ final class SlowWriteGuard {
         SLOW.increment();
         if (t0 - windowStart > WINDOW_NANOS) { windowStart = t0; stalled = 0; }
         stalled += d;
+        if (TRACE) System.err.printf("jbeam: slow write %.2f ms, %.2f ms of stalls in %.1f ms%n", d / 1e6, stalled / 1e6, (t - windowStart) / 1e6);
         if (stalled < STALL_NANOS) return false;
-        offUntil = t + OFF_NANOS;
+        // A trip soon after the last one ended: the cause persists, stay off longer.
+        offNanos = t - offUntil < OFF_MAX_NANOS ? Math.min(2 * offNanos, OFF_MAX_NANOS) : OFF_MIN_NANOS;
+        offUntil = t + offNanos;
+        if (TRACE) System.err.printf("jbeam: slow-write guard tripped, writes on the ring for %d ms%n", offNanos / 1_000_000);
         windowStart = t - 2 * WINDOW_NANOS;
         stalled = 0;
         TRIPS.increment();
@@ -62,7 +75,8 @@ final class SlowWriteGuard {
     /** Tests: forget earlier slow writes (the guard is VM-wide, and a loaded machine trips it). */
     static void clear() {
         long now = System.nanoTime();
-        offUntil = now;
+        offUntil = now - 2 * OFF_MAX_NANOS;
+        offNanos = OFF_MIN_NANOS;
         windowStart = now - 2 * WINDOW_NANOS;
         stalled = 0;
     }

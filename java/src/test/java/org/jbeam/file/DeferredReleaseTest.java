@@ -44,5 +44,20 @@ class DeferredReleaseTest {
         assertEquals(0, DeferredRelease.pending());
         assertEquals(deferred + 3, DeferredRelease.deferred(), "a small file is not");
         Files.delete(dir);
+        assertEquals(10, niceOf("jbeam-file-release"), "the release thread yields to the schedulers");
+    }
+
+    /** The nice value (field 19 of /proc/self/task/T/stat) of the thread named {@code name}. */
+    private static int niceOf(String name) throws IOException {
+        String comm = name.substring(0, Math.min(15, name.length()));   // the kernel keeps 15 bytes
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                if (!Files.readString(t.resolve("comm")).strip().equals(comm)) continue;
+                String stat = Files.readString(t.resolve("stat"));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                return Integer.parseInt(f[16]);   // fields from 3 on: nice is field 19
+            }
+        }
+        throw new AssertionError("no thread " + name);
     }
 }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * ADR 0067: slow synchronous writes of a tick or two (a preemption, the first call's linking) keep
  * writes synchronous; stalls adding up to a quarter of the window send them to the ring for a
- * second, after which they are synchronous again. Times are given, not waited for, so the rule is
+ * tenth of a second (doubling up to a second while trips keep coming), after which they are
+ * synchronous again. Times are given, not waited for, so the rule is
  * checked exactly.
  */
 class SlowWriteGuardTest {
@@ -47,15 +48,36 @@ class SlowWriteGuardTest {
     }
 
     @Test
-    void stallsOfAQuarterOfTheWindowTripForASecond() {
+    void stallsOfAQuarterOfTheWindowTripForATenthOfASecond() {
         long t = System.nanoTime() + 10 * MS;
         assertFalse(write(t, 8));
         assertFalse(write(t + 20 * MS, 8));
         assertTrue(write(t + 50 * MS, SlowWriteGuard.STALL_NANOS / MS - 16));
         long end = t + 50 * MS + SlowWriteGuard.STALL_NANOS - 16 * MS;
         assertFalse(SlowWriteGuard.allows(end + 1));
-        assertFalse(SlowWriteGuard.allows(end + SlowWriteGuard.OFF_NANOS - 1));
-        assertTrue(SlowWriteGuard.allows(end + SlowWriteGuard.OFF_NANOS));
+        assertFalse(SlowWriteGuard.allows(end + SlowWriteGuard.OFF_MIN_NANOS - 1));
+        assertTrue(SlowWriteGuard.allows(end + SlowWriteGuard.OFF_MIN_NANOS));
+    }
+
+    /** Trips that follow each other within a second double the time off, up to a second; a quiet second resets it. */
+    @Test
+    void repeatedTripsStayOffLonger() {
+        long stall = SlowWriteGuard.STALL_NANOS / MS + 1;
+        long t = System.nanoTime() + 10 * MS, off = SlowWriteGuard.OFF_MIN_NANOS;
+        for (int i = 0; i < 6; i++) {
+            assertTrue(write(t, stall));
+            long end = t + stall * MS;
+            assertFalse(SlowWriteGuard.allows(end + off - 1), "trip " + i);
+            assertTrue(SlowWriteGuard.allows(end + off), "trip " + i);
+            t = end + off + 50 * MS;                 // the next trip comes 50 ms after the path is back
+            off = Math.min(2 * off, SlowWriteGuard.OFF_MAX_NANOS);
+        }
+        assertEquals(SlowWriteGuard.OFF_MAX_NANOS, off);
+        // Two seconds without a trip: back to the shortest time off.
+        t += 2 * SlowWriteGuard.OFF_MAX_NANOS;
+        assertTrue(write(t, stall));
+        assertFalse(SlowWriteGuard.allows(t + stall * MS + SlowWriteGuard.OFF_MIN_NANOS - 1));
+        assertTrue(SlowWriteGuard.allows(t + stall * MS + SlowWriteGuard.OFF_MIN_NANOS));
     }
 
     @Test

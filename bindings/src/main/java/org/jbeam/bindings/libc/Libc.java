@@ -78,6 +78,7 @@ public final class Libc {
     private static final class EVENTFD { static final MethodHandle H = e("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT)); }
     private static final class EVENTFD_WRITE { static final MethodHandle H = e("eventfd_write", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG)); }
     private static final class SCHED_SETSCHEDULER { static final MethodHandle H = e("sched_setscheduler", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS)); }
+    private static final class SETPRIORITY { static final MethodHandle H = e("setpriority", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT)); }
     private static final class STRERROR { static final MethodHandle H = h("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT)); }
     // critical: neither calls back into Java nor blocks for long
     private static final class MALLOC { static final MethodHandle H = h("malloc", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), Linker.Option.critical(false)); }
@@ -229,6 +230,15 @@ public final class Libc {
             MemorySegment param = a.allocate(JAVA_INT);
             return ret(st, (int) SCHED_SETSCHEDULER.H.invokeExact(st, 0, policy, param));
         } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    /**
+     * {@code setpriority(PRIO_PROCESS, 0, nice)}: the calling thread's nice value (on Linux the nice
+     * value is per thread and a who of 0 is the caller). Raising it needs no privilege. 0 or -errno.
+     */
+    public static int setNiceSelf(int nice) {
+        MemorySegment st = STATE.get();
+        try { return ret(st, (int) SETPRIORITY.H.invokeExact(st, 0, 0, nice)); } catch (Throwable t) { throw rethrow(t); }
     }
 
     /** {@code strerror(errnum)} (errnum positive). */
