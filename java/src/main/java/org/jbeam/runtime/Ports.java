@@ -133,7 +133,12 @@ public final class Ports {
         own(port, np);
         if (!old.equals(np)) disown(port, old);
     }
-    private final AtomicLong next = new AtomicLong(0);
+    /**
+     * Port numbers. #Port<0.0> is erts' forker port (the link to erl_child_setup, opened first at
+     * boot); jbeam spawns without one but leaves the number unused, so the ports a program opens
+     * get the identifiers erl gives them (tests print them).
+     */
+    private final AtomicLong next = new AtomicLong(1);
 
     Ports(Runtime vm) { this.vm = vm; }
 
@@ -155,6 +160,7 @@ public final class Ports {
         OutputStream out = outFd == 1 ? vm.stdout : outFd == 2 ? vm.stderr : null;
         InputStream in = inFd == 0 && readIn ? vm.stdin : null;
         Port port = new Port(id, owner.pid, out, in, binary, eof);
+        port.driverName = inFd + "/" + outFd;   // erts names an fd port "In/Out"
         id.port = port;
         ports.put(id.id, port);
         own(port, port.owner);
