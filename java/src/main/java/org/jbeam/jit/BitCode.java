@@ -10,8 +10,7 @@ import java.lang.constant.ClassDesc;
 
 import org.jbeam.code.BinSegment;
 import org.jbeam.code.Instr;
-import org.jbeam.jit.JitCompiler.Body;
-import org.jbeam.jit.JitCompiler.Body.Cond;
+import org.jbeam.jit.MethodBody.Cond;
 import org.jbeam.term.ESmall;
 
 /**
@@ -27,13 +26,13 @@ final class BitCode {
     static final ClassDesc CD_BM = desc("org.jbeam.interp.BinMatch");
 
     /** Emits {@code in}; false when it is not a matching instruction handled here. */
-    static boolean emit(Body b, int pc, Instr in) {
+    static boolean emit(MethodBody b, int pc, Instr in) {
         CodeBuilder c = b.c;
         Emit e = b.e;
         switch (in.op) {
             case BS_START_MATCH3, BS_START_MATCH4 -> {
-                e.get(in.a); e.call(CD_BM, "start", CD_TERM, CD_TERM); c.astore(Body.T1);
-                c.aload(Body.T1);
+                e.get(in.a); e.call(CD_BM, "start", CD_TERM, CD_TERM); c.astore(MethodBody.T1);
+                c.aload(MethodBody.T1);
                 if (in.e != 0) b.branchTo(in.e, Cond.IFNULL);
                 else {
                     Label ok = c.newLabel();
@@ -91,7 +90,7 @@ final class BitCode {
      * result in place (BinFast); when a guard fails, and for every other construction, the
      * general BinBuild.create through the interpreter's instruction. Emits the whole instruction.
      */
-    static boolean create(Body b, int pc, Instr in) {
+    static boolean create(MethodBody b, int pc, Instr in) {
         BinSegment[] segs = (BinSegment[]) in.o;
         CodeBuilder c = b.c;
         Emit e = b.e;
@@ -116,7 +115,7 @@ final class BitCode {
         if (append) { e.get(segs[0].src()); c.loadConstant(segs[0].unit()); e.call(CD_BF, "appendable", CD_boolean, CD_TERM, CD_int); c.ifeq(generic); }
         final long size = total;
         e.put(in.d, () -> {
-            if (append) { c.aload(Body.IT); e.get(segs[0].src()); c.loadConstant(size); e.call(CD_BF, "append", CD_BITS, CD_INTERP, CD_TERM, CD_long); }
+            if (append) { c.aload(MethodBody.IT); e.get(segs[0].src()); c.loadConstant(size); e.call(CD_BF, "append", CD_BITS, CD_INTERP, CD_TERM, CD_long); }
             else { c.loadConstant(size); e.call(CD_BF, "fresh", CD_BITS, CD_long); }
             long fromEnd = size;
             for (int i = append ? 1 : 0; i < segs.length; i++) {
@@ -133,14 +132,14 @@ final class BitCode {
         });
         b.jump(pc + 1);
         c.labelBinding(generic);
-        c.aload(Body.IT); b.instrObj(pc); c.loadConstant(pc + 1);
+        c.aload(MethodBody.IT); b.instrObj(pc); c.loadConstant(pc + 1);
         e.support("bitSyntax", CD_int, CD_INTERP, CD_INSTR, CD_int);
         b.continueOrDispatch(pc + 1);
         return true;
     }
 
     /** The size operand × unit when the size is a literal small integer, else -1. */
-    private static int literalBits(Body b, Instr in) {
+    private static int literalBits(MethodBody b, Instr in) {
         if ((in.b & Instr.KIND_MASK) != Instr.K) return -1;
         if (!(b.f.module.consts[in.b & Instr.INDEX_MASK] instanceof ESmall s) || s.value < 0 || s.value > 64) return -1;
         long n = s.value * in.c;
@@ -148,15 +147,15 @@ final class BitCode {
     }
 
     /** The helper's result is on the stack: null takes the fail label, anything else goes to the destination. */
-    private static void resultOrFail(Body b, Instr in) {
-        b.c.astore(Body.T1);
-        b.c.aload(Body.T1);
+    private static void resultOrFail(MethodBody b, Instr in) {
+        b.c.astore(MethodBody.T1);
+        b.c.aload(MethodBody.T1);
         b.branchTo(in.e, Cond.IFNULL);
         storeT1(b, in.d);
     }
 
-    private static void storeT1(Body b, int dst) {
-        b.e.put(dst, () -> b.c.aload(Body.T1));
-        b.c.aconst_null(); b.c.astore(Body.T1);
+    private static void storeT1(MethodBody b, int dst) {
+        b.e.put(dst, () -> b.c.aload(MethodBody.T1));
+        b.c.aconst_null(); b.c.astore(MethodBody.T1);
     }
 }

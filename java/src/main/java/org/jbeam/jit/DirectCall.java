@@ -39,22 +39,22 @@ final class DirectCall {
      * run it here when it is compiled, then continue at {@code back} (the call's return point in
      * this method, or -1) or dispatch on the result; otherwise return the pc.
      */
-    static void emit(JitCompiler.Body b, int back) {
+    static void emit(MethodBody b, int back) {
         CodeBuilder c = b.c;
         Label notRun = c.newLabel(), run = c.newLabel(), start = c.newLabel(), end = c.newLabel(), handler = c.newLabel();
         // Whether to run the callee here: one helper whose tests share one pre-trained profile,
         // then a switch (no per-site profile). Compares here were "never taken" at a site until
         // its callee got compiled, the nesting bound was reached or a call returned LEAVE, and
         // each first time threw this compiled function away (ADR 0043).
-        c.aload(Body.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(Body.PC);
-        c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.loadConstant(MAX_NESTING);
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(MethodBody.PC);
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.loadConstant(MAX_NESTING);
         c.invokestatic(CD_SUPPORT, "direct", MethodTypeDesc.of(CD_int, CD_INSTRS, CD_int, CD_int, CD_int));
         c.lookupswitch(notRun, List.of(SwitchCase.of(1, run)));
         c.labelBinding(run);
         nesting(c, 1);
         c.labelBinding(start);
         instrAt(c); c.getfield(CD_INSTR, "o", CD_Object); c.checkcast(CD_CF);
-        c.aload(Body.IT); c.iload(Body.PC);
+        c.aload(MethodBody.IT); c.iload(MethodBody.PC);
         c.invokevirtual(CD_CF, "run", RUN);
         c.labelBinding(end);
         nesting(c, -1);
@@ -64,7 +64,7 @@ final class DirectCall {
         // loop iteration: a function making many calls (gen_server:handle_msg/6) then got an
         // on-stack-replacement compile by C2 before its normal one, two compiles of a large
         // method instead of one (ADR 0032).
-        if (back >= 0) { c.istore(Body.PC); b.jumpIfStillHere(back); c.iload(Body.PC); }
+        if (back >= 0) { c.istore(MethodBody.PC); b.jumpIfStillHere(back); c.iload(MethodBody.PC); }
         b.toPcOnStack();
         // Anything thrown through (a Preempt from a helper, an internal error): restore the count.
         c.labelBinding(handler);
@@ -72,7 +72,7 @@ final class DirectCall {
         c.athrow();
         c.exceptionCatchAll(start, end, handler);
         c.labelBinding(notRun);
-        c.iload(Body.PC); b.ret();
+        c.iload(MethodBody.PC); b.ret();
     }
 
     /**
@@ -86,7 +86,7 @@ final class DirectCall {
      * a chain of tail calls of any length runs at one Java frame's depth. Nested runs are bounded
      * by {@link #MAX_NESTING} as for non-tail calls; past it the pc goes back to the loop as before.
      */
-    static void tail(JitCompiler.Body b) {
+    static void tail(MethodBody b) {
         CodeBuilder c = b.c;
         Label notRun = c.newLabel(), run = c.newLabel();
         // Under a trampoline already (let it run the callee), at the nesting bound or the callee
@@ -94,15 +94,15 @@ final class DirectCall {
         // were compares, and the first time one went the other way after C2 had compiled the
         // function (a trampoline already running at this nesting in gen_server:loop/7) threw the
         // compiled function away (ADR 0053).
-        c.aload(Body.IT); c.getfield(CD_INTERP, "trampolines", CD_long);
-        c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.loadConstant(MAX_NESTING);
-        c.aload(Body.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(Body.PC);
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "trampolines", CD_long);
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.loadConstant(MAX_NESTING);
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(MethodBody.PC);
         c.invokestatic(CD_BRANCHES, "trampoline", MethodTypeDesc.of(CD_int, CD_long, CD_int, CD_int, CD_INSTRS, CD_int));
         c.lookupswitch(notRun, List.of(SwitchCase.of(1, run)));
         c.labelBinding(run);
         trampoline(b, false);
         c.labelBinding(notRun);
-        c.iload(Body.PC); b.ret();
+        c.iload(MethodBody.PC); b.ret();
     }
 
     static final java.lang.constant.ClassDesc CD_FUNTAIL = desc("org.jbeam.interp.FunTail"),
@@ -116,22 +116,22 @@ final class DirectCall {
      * (FunTail) without looking the pc up. Anything else goes to {@code callFun} as before,
      * through {@code slow} with the fun still on the stack.
      */
-    static void funTail(JitCompiler.Body b, int arity, Label slow) {
+    static void funTail(MethodBody b, int arity, Label slow) {
         CodeBuilder c = b.c;
         Label found = c.newLabel(), miss = c.newLabel(), self = c.newLabel(), other = c.newLabel(), become = c.newLabel(),
                 handOver = c.newLabel(), plain = c.newLabel();
-        c.dup(); c.astore(Body.T1);
-        c.aload(Body.IT); c.swap(); c.loadConstant(arity);
+        c.dup(); c.astore(MethodBody.T1);
+        c.aload(MethodBody.IT); c.swap(); c.loadConstant(arity);
         c.invokestatic(CD_FUNTAIL, "target", MethodTypeDesc.of(CD_FUNENTRY, CD_INTERP, JitCompiler.CD_TERM, CD_int));
         c.dup(); c.invokestatic(CD_FUNTAIL, "isSet", MethodTypeDesc.of(CD_int, CD_Object));
         c.lookupswitch(miss, List.of(SwitchCase.of(1, found)));
         c.labelBinding(miss);
-        c.pop(); c.aload(Body.T1); c.aconst_null(); c.astore(Body.T1);
+        c.pop(); c.aload(MethodBody.T1); c.aconst_null(); c.astore(MethodBody.T1);
         c.goto_(slow);
         // found: the FunEntry on the stack
         c.labelBinding(found);
-        c.aconst_null(); c.astore(Body.T1);
-        c.dup(); c.getfield(CD_FUNENTRY, "pc", CD_int); c.istore(Body.PC);
+        c.aconst_null(); c.astore(MethodBody.T1);
+        c.dup(); c.getfield(CD_FUNENTRY, "pc", CD_int); c.istore(MethodBody.PC);
         c.dup(); c.aload(0);
         c.invokestatic(CD_FUNTAIL, "self", MethodTypeDesc.of(CD_int, CD_FUNENTRY, CD_Object));
         c.lookupswitch(other, List.of(SwitchCase.of(1, self)));
@@ -141,24 +141,24 @@ final class DirectCall {
         c.labelBinding(self);
         c.pop();
         if (b.inside(b.f.entry)) {
-            c.iload(Body.PC); c.lookupswitch(b.dispatch, List.of(SwitchCase.of(b.f.entry, b.at(b.f.entry))));
+            c.iload(MethodBody.PC); c.lookupswitch(b.dispatch, List.of(SwitchCase.of(b.f.entry, b.at(b.f.entry))));
         } else c.goto_(b.dispatch);
         c.labelBinding(other);
         c.getfield(CD_FUNENTRY, "jit", CD_Object); c.checkcast(CD_CF);
-        c.aload(Body.IT); c.swap(); c.putfield(CD_INTERP, "tailJit", CD_CF);
-        c.aload(Body.IT); c.getfield(CD_INTERP, "trampolines", CD_long);
-        c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.loadConstant(MAX_NESTING);
+        c.aload(MethodBody.IT); c.swap(); c.putfield(CD_INTERP, "tailJit", CD_CF);
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "trampolines", CD_long);
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.loadConstant(MAX_NESTING);
         c.invokestatic(CD_FUNTAIL, "mode", MethodTypeDesc.of(CD_int, CD_long, CD_int, CD_int));
         c.lookupswitch(plain, List.of(SwitchCase.of(1, become), SwitchCase.of(2, handOver)));
         c.labelBinding(become);
         trampoline(b, true);
         // Under a trampoline: it runs it.tailJit at the pc returned (marked: FunTail.HANDED).
         c.labelBinding(handOver);
-        c.iload(Body.PC); c.loadConstant(HANDED); c.iadd(); b.ret();
+        c.iload(MethodBody.PC); c.loadConstant(HANDED); c.iadd(); b.ret();
         // At the nesting bound: the caller gets the pc, and nothing may be left behind.
         c.labelBinding(plain);
-        c.aload(Body.IT); c.aconst_null(); c.putfield(CD_INTERP, "tailJit", CD_CF);
-        c.iload(Body.PC); b.ret();
+        c.aload(MethodBody.IT); c.aconst_null(); c.putfield(CD_INTERP, "tailJit", CD_CF);
+        c.iload(MethodBody.PC); b.ret();
     }
 
     /**
@@ -168,7 +168,7 @@ final class DirectCall {
      * pc plus FunTail.HANDED) or returns the pc of one, runs that too; then continues with the pc
      * returned. Never falls through.
      */
-    private static void trampoline(JitCompiler.Body b, boolean pending) {
+    private static void trampoline(MethodBody b, boolean pending) {
         CodeBuilder c = b.c;
         Label start = c.newLabel(), loop = c.newLabel(), next = c.newLabel(), handed = c.newLabel(), runPending = c.newLabel(),
                 end = c.newLabel(), handler = c.newLabel();
@@ -179,42 +179,42 @@ final class DirectCall {
         if (pending) c.goto_(runPending);
         c.labelBinding(loop);
         instrAt(c); c.getfield(CD_INSTR, "o", CD_Object); c.checkcast(CD_CF);
-        c.aload(Body.IT); c.iload(Body.PC);
+        c.aload(MethodBody.IT); c.iload(MethodBody.PC);
         c.invokevirtual(CD_CF, "run", RUN);
-        c.istore(Body.PC);
+        c.istore(MethodBody.PC);
         // Another compiled function: left by a fun tail call in it.tailJit (the pc marked), or the
         // one whose entry the pc is: run it too; LEAVE or anything else: done (a switch, see above).
         c.labelBinding(next);
-        c.aload(Body.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(Body.PC);
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(MethodBody.PC);
         c.invokestatic(CD_FUNTAIL, "next", MethodTypeDesc.of(CD_int, CD_INSTRS, CD_int));
         c.lookupswitch(end, List.of(SwitchCase.of(1, loop), SwitchCase.of(2, handed)));
         c.labelBinding(handed);
-        c.iload(Body.PC); c.loadConstant(HANDED); c.isub(); c.istore(Body.PC);
+        c.iload(MethodBody.PC); c.loadConstant(HANDED); c.isub(); c.istore(MethodBody.PC);
         c.labelBinding(runPending);
-        c.aload(Body.IT); c.getfield(CD_INTERP, "tailJit", CD_CF);
-        c.aload(Body.IT); c.aconst_null(); c.putfield(CD_INTERP, "tailJit", CD_CF);
-        c.aload(Body.IT); c.iload(Body.PC);
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "tailJit", CD_CF);
+        c.aload(MethodBody.IT); c.aconst_null(); c.putfield(CD_INTERP, "tailJit", CD_CF);
+        c.aload(MethodBody.IT); c.iload(MethodBody.PC);
         c.invokevirtual(CD_CF, "run", RUN);
-        c.istore(Body.PC);
+        c.istore(MethodBody.PC);
         c.goto_(next);
         c.labelBinding(end);
         trampolineBit(c, false);
         nesting(c, -1);
         b.fl.reload();
-        c.iload(Body.PC);
+        c.iload(MethodBody.PC);
         b.toPcOnStack();
         c.labelBinding(handler);
         trampolineBit(c, false);
         nesting(c, -1);
-        c.aload(Body.IT); c.aconst_null(); c.putfield(CD_INTERP, "tailJit", CD_CF);
+        c.aload(MethodBody.IT); c.aconst_null(); c.putfield(CD_INTERP, "tailJit", CD_CF);
         c.athrow();
         c.exceptionCatchAll(start, end, handler);
     }
 
     /** Sets or clears bit {@code jitNesting} of {@code it.trampolines}. */
     private static void trampolineBit(CodeBuilder c, boolean set) {
-        c.aload(Body.IT); c.dup(); c.getfield(CD_INTERP, "trampolines", CD_long);
-        c.lconst_1(); c.aload(Body.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.lshl();
+        c.aload(MethodBody.IT); c.dup(); c.getfield(CD_INTERP, "trampolines", CD_long);
+        c.lconst_1(); c.aload(MethodBody.IT); c.getfield(CD_INTERP, "jitNesting", CD_int); c.lshl();
         if (set) c.lor();
         else { c.loadConstant(-1L); c.lxor(); c.land(); }
         c.putfield(CD_INTERP, "trampolines", CD_long);
@@ -222,12 +222,12 @@ final class DirectCall {
 
     /** it.code[pc] */
     private static void instrAt(CodeBuilder c) {
-        c.aload(Body.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(Body.PC); c.aaload();
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "code", CD_INSTRS); c.iload(MethodBody.PC); c.aaload();
     }
 
     /** it.jitNesting += delta */
     private static void nesting(CodeBuilder c, int delta) {
-        c.aload(Body.IT); c.dup(); c.getfield(CD_INTERP, "jitNesting", CD_int);
+        c.aload(MethodBody.IT); c.dup(); c.getfield(CD_INTERP, "jitNesting", CD_int);
         c.loadConstant(delta); c.iadd(); c.putfield(CD_INTERP, "jitNesting", CD_int);
     }
 }

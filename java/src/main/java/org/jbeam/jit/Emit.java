@@ -21,14 +21,14 @@ final class Emit {
 
     Emit(CodeBuilder c, org.jbeam.term.Term[] consts, ClassData data) { this.c = c; this.consts = consts; this.data = data; }
 
-    void loadX(int i) { c.aload(JitCompiler.Body.X); c.loadConstant(i); c.aaload(); }
+    void loadX(int i) { c.aload(MethodBody.X); c.loadConstant(i); c.aaload(); }
 
-    void storeX(int i, Runnable value) { c.aload(JitCompiler.Body.X); c.loadConstant(i); value.run(); c.aastore(); }
+    void storeX(int i, Runnable value) { c.aload(MethodBody.X); c.loadConstant(i); value.run(); c.aastore(); }
 
     /** stk[sp - 1 - i] */
     private void yAddress(int i) {
-        c.aload(JitCompiler.Body.IT); c.getfield(CD_INTERP, "stk", CD_TERMS);
-        c.aload(JitCompiler.Body.IT); c.getfield(CD_INTERP, "sp", CD_int);
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "stk", CD_TERMS);
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "sp", CD_int);
         c.loadConstant(1 + i); c.isub();
     }
 
@@ -61,7 +61,7 @@ final class Emit {
     /** it.sp += delta */
     void addSp(int delta) {
         if (delta == 0) return; // deallocate 0 / call_last ..., 0: the frame is the return address alone
-        c.aload(JitCompiler.Body.IT); c.dup(); c.getfield(CD_INTERP, "sp", CD_int);
+        c.aload(MethodBody.IT); c.dup(); c.getfield(CD_INTERP, "sp", CD_int);
         c.loadConstant(delta); c.iadd();
         c.putfield(CD_INTERP, "sp", CD_int);
     }

@@ -20,14 +20,14 @@ import org.jbeam.term.EFloat;
  * instructions reading them work on doubles and allocate nothing.
  */
 final class FloatCode {
-    private final JitCompiler.Body b;
+    private final MethodBody b;
     private final CodeBuilder c;
     private final FloatPlan plan;
     /** Float registers used by the method (0..nfr-1 become locals). */
     private final int nfr;
     private final int frBase, xBase, tmp;
 
-    FloatCode(JitCompiler.Body b, FloatPlan plan, int firstLocal) {
+    FloatCode(MethodBody b, FloatPlan plan, int firstLocal) {
         this.b = b; this.c = b.c; this.plan = plan;
         int m = 0;
         for (int pc = b.lo; pc < b.hi; pc++) m = Math.max(m, maxFr(b.code[pc]));
@@ -65,12 +65,12 @@ final class FloatCode {
     }
 
     void reload() {
-        for (int i = 0; i < nfr; i++) { c.aload(JitCompiler.Body.FR); c.loadConstant(i); c.daload(); c.dstore(fr(i)); }
+        for (int i = 0; i < nfr; i++) { c.aload(MethodBody.FR); c.loadConstant(i); c.daload(); c.dstore(fr(i)); }
     }
 
     /** Before leaving the method or running a helper: the array is what everything else reads. */
     void spill() {
-        for (int i = 0; i < nfr; i++) { c.aload(JitCompiler.Body.FR); c.loadConstant(i); c.dload(fr(i)); c.dastore(); }
+        for (int i = 0; i < nfr; i++) { c.aload(MethodBody.FR); c.loadConstant(i); c.dload(fr(i)); c.dastore(); }
     }
 
     boolean any() { return nfr > 0; }
@@ -167,7 +167,7 @@ final class FloatCode {
             case Ops.IS_LT_XX, Ops.IS_GE_XX -> { c.dload(xl(in.a)); c.dload(xl(in.b)); lt = in.op == Ops.IS_LT_XX; }
             default -> { operand(pc, in.a); operand(pc, in.b); lt = in.op == Opcodes.IS_LT; }
         }
-        if (lt) { c.dcmpg(); b.branchTo(in.e, JitCompiler.Body.Cond.IFGE); }
-        else { c.dcmpl(); b.branchTo(in.e, JitCompiler.Body.Cond.IFLT); }
+        if (lt) { c.dcmpg(); b.branchTo(in.e, MethodBody.Cond.IFGE); }
+        else { c.dcmpl(); b.branchTo(in.e, MethodBody.Cond.IFLT); }
     }
 }

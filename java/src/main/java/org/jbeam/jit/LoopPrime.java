@@ -36,16 +36,16 @@ final class LoopPrime {
     static final int PC = -1;
 
     /** {@code if ((it.reds & MASK) == 0) JitSupport.prime(this, it);} */
-    static void emit(JitCompiler.Body b) {
+    static void emit(MethodBody b) {
         CodeBuilder c = b.c;
         Label skip = c.newLabel(), prime = c.newLabel();
         // A switch, not a compare: a site that had not yet primed when C2 compiled it would
         // otherwise get a trap there (no per-case profile: -XX:-UseSwitchProfiling, ADR 0043).
-        c.aload(JitCompiler.Body.IT); c.getfield(CD_INTERP, "reds", java.lang.constant.ConstantDescs.CD_int);
+        c.aload(MethodBody.IT); c.getfield(CD_INTERP, "reds", java.lang.constant.ConstantDescs.CD_int);
         c.loadConstant(MASK); c.iand();
         c.lookupswitch(skip, java.util.List.of(java.lang.classfile.instruction.SwitchCase.of(0, prime)));
         c.labelBinding(prime);
-        c.aload(0); c.aload(JitCompiler.Body.IT);
+        c.aload(0); c.aload(MethodBody.IT);
         c.invokestatic(CD_SUPPORT, "prime", java.lang.constant.MethodTypeDesc.of(java.lang.constant.ConstantDescs.CD_void, CD_CF, CD_INTERP));
         c.labelBinding(skip);
     }

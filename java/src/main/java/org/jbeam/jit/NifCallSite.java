@@ -43,7 +43,7 @@ final class NifCallSite {
      * Emits the call of {@code in} (call_ext, call_ext_last after its deallocation, call_ext_only)
      * to the NIF at {@code body}, leaving the next pc on the stack.
      */
-    static void emit(JitCompiler.Body b, int pc, Instr in, Instr body) {
+    static void emit(MethodBody b, int pc, Instr in, Instr body) {
         CodeBuilder c = b.c;
         Export e = (Export) in.o;
         int next = pc + 1;
@@ -52,7 +52,7 @@ final class NifCallSite {
         c.invokestatic(CD_JITNIF, "still", MethodTypeDesc.of(CD_boolean, CD_EXPORT, CD_INSTR));
         c.ifeq(slow);
         ClassDesc shape = CD_BIF.nested("F" + e.arity);
-        c.aload(JitCompiler.Body.IT);
+        c.aload(MethodBody.IT);
         b.data.load(c, ((BifTable.Entry) body.o).fn(), shape);
         b.data.load(c, body, CD_INSTR);
         if (in.op == CALL_EXT) b.retObj(pc); else c.aconst_null();
@@ -60,7 +60,7 @@ final class NifCallSite {
         c.invokestatic(CD_JITNIF, "call" + e.arity, MethodTypeDesc.of(CD_int, CD_INTERP, shape, CD_INSTR, CD_RA, CD_int));
         c.goto_(done);
         c.labelBinding(slow);
-        c.aload(JitCompiler.Body.IT); b.data.load(c, e, CD_EXPORT);
+        c.aload(MethodBody.IT); b.data.load(c, e, CD_EXPORT);
         c.loadConstant(in.a);
         if (in.op == CALL_EXT) b.retObj(pc); else c.aconst_null();
         c.loadConstant(next);

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.jbeam.code.Instr;
-import org.jbeam.jit.JitCompiler.Body;
 
 /**
  * The receive instructions in compiled functions, and send and catch_end (ADR 0047): each one a
@@ -28,7 +27,7 @@ final class ReceiveCode {
     static final ClassDesc CD_RECEIVE = desc("org.jbeam.interp.Receive");
 
     /** Emits {@code in}; false when it is not a receive instruction. */
-    static boolean emit(Body b, int pc, Instr in) {
+    static boolean emit(MethodBody b, int pc, Instr in) {
         CodeBuilder c = b.c;
         int next = pc + 1;
         int[] targets = switch (in.op) {
@@ -40,7 +39,7 @@ final class ReceiveCode {
         };
         if (targets == null) return false;
         // Receive.run(it, op, a, b, d, next): one shared method, see there why.
-        c.aload(Body.IT); c.loadConstant(in.op); c.loadConstant(in.a); c.loadConstant(in.b); c.loadConstant(in.d);
+        c.aload(MethodBody.IT); c.loadConstant(in.op); c.loadConstant(in.a); c.loadConstant(in.b); c.loadConstant(in.d);
         c.loadConstant(next);
         b.e.call(CD_RECEIVE, "run", CD_int, CD_INTERP, CD_int, CD_int, CD_int, CD_int, CD_int);
         branch(b, targets);
@@ -53,9 +52,9 @@ final class ReceiveCode {
      * per-case profile of a switch, so an outcome a site had not seen is no trap (ADR 0043). No
      * module test: a receive helper never changes the interpreter's module (only calls do).
      */
-    private static void branch(Body b, int... targets) {
+    private static void branch(MethodBody b, int... targets) {
         CodeBuilder c = b.c;
-        c.dup(); c.istore(Body.PC);
+        c.dup(); c.istore(MethodBody.PC);
         List<SwitchCase> cases = new ArrayList<>();
         cases.add(SwitchCase.of(Integer.MIN_VALUE, b.leave));
         for (int t : targets) {
