@@ -118,7 +118,7 @@ public final class Aliases {
         if (m == Mode.REPLY || m == Mode.REPLY_DEMONITOR) {
             if (!a.deactivate(pid)) return null; // a concurrent sender used it up
             if (m == Mode.REPLY_DEMONITOR && pid.process instanceof ErlProcess owner)
-                owner.deliver(new org.jbeam.runtime.Signals.Apply(q -> ErlangProcessBifs.dropMonitor(q, a)));
+                owner.deliver(new org.jbeam.runtime.Signals.Apply(q -> MonitorBifs.dropMonitor(q, a)));
         }
         return pid;
     }

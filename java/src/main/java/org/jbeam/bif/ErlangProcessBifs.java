@@ -7,14 +7,14 @@ import org.jbeam.runtime.ProcessTable.SpawnOptions;
 import org.jbeam.term.*;
 
 /**
- * erlang BIFs about processes: spawning, links, monitors, exits and exceptions, registered
- * names, sending, the process dictionary, process flags, apply.
+ * erlang BIFs about processes: spawning, links, exits and exceptions, registered names, sending,
+ * process flags, apply; monitors ({@link MonitorBifs}) and the process dictionary
+ * ({@link ProcessDictionary}) are registered from here too.
  */
 public final class ErlangProcessBifs implements BifModule {
     private static final String E = "erlang";
     private static final EAtom TRAP_EXIT = EAtom.of("trap_exit"), PRIORITY = EAtom.of("priority"),
-            LINK = EAtom.of("link"), MONITOR = EAtom.of("monitor"), PORT = EAtom.of("port"),
-            FLUSH = EAtom.of("flush"), INFO = EAtom.of("info"), GROUP_LEADER = EAtom.of("group_leader");
+            LINK = EAtom.of("link"), MONITOR = EAtom.of("monitor"), GROUP_LEADER = EAtom.of("group_leader");
 
     @Override
     public void register(BifTable t) {
@@ -29,10 +29,7 @@ public final class ErlangProcessBifs implements BifModule {
         t.bifN(E, "spawn_opt", 4, (p, a) -> spawnOptResult(p, a[3], so -> spawnMfa(p, a[0], a[1], a[2], so)));
         t.bif1(E, "link", ErlangProcessBifs::link);
         t.bif1(E, "unlink", ErlangProcessBifs::unlink);
-        t.bif2(E, "monitor", (p, type, item) -> monitor(p, type, item, EAtom.DOWN, p.vm.makeRef()));
-        t.bif3(E, "monitor", ErlangProcessBifs::monitor3);
-        t.bif1(E, "demonitor", (p, r) -> demonitor(p, r, ENil.NIL));
-        t.bif2(E, "demonitor", ErlangProcessBifs::demonitor);
+        MonitorBifs.register(t);
         t.bif1(E, "exit", (p, r) -> { throw ErlangException.raised(ErlangException.EXIT, r); });
         t.bif2(E, "exit", ErlangProcessBifs::exit2);
         t.bif1(E, "error", (p, r) -> { throw ErlangException.raised(EAtom.ERROR, r); });
@@ -207,7 +204,7 @@ public final class ErlangProcessBifs implements BifModule {
             else if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == MONITOR && ECons.toArray(t.get(1)) instanceof Term[] mos) {
                 monitor = true;
                 for (Term mo : mos) {
-                    if (mo instanceof ETuple mt && mt.arity() == 2 && mt.get(0) == TAG) so.monitorTag = mt.get(1);
+                    if (mo instanceof ETuple mt && mt.arity() == 2 && mt.get(0) == MonitorBifs.TAG) so.monitorTag = mt.get(1);
                     else throw ErlangException.badarg();
                 }
             }
@@ -254,7 +251,7 @@ public final class ErlangProcessBifs implements BifModule {
         };
     }
 
-    // ---- links, monitors, exits ----
+    // ---- links, exits ----
 
     private static Term link(ErlProcess p, Term t) {
         if (t instanceof EPort port) {
@@ -309,116 +306,6 @@ public final class ErlangProcessBifs implements BifModule {
         }
         if (p.trace != null) org.jbeam.trace.Tracing.unlinked(p, pid);
         return EAtom.TRUE;
-    }
-
-    private static final EAtom ALIAS = EAtom.of("alias"), TAG = EAtom.of("tag"), EXPLICIT_UNALIAS = EAtom.of("explicit_unalias"),
-            DEMONITOR = EAtom.of("demonitor"), REPLY_DEMONITOR = EAtom.of("reply_demonitor");
-
-    /**
-     * monitor/3: options {alias, explicit_unalias | demonitor | reply_demonitor} and {tag, T}. The
-     * list is walked in place (gen_server:call passes [{alias, demonitor}] on every call).
-     */
-    private static Term monitor3(ErlProcess p, Term type, Term item, Term opts) {
-        EAtom alias = null;
-        Term tag = EAtom.DOWN;
-        Term l = opts;
-        for (; l instanceof ECons c; l = c.tail) {
-            if (c.head instanceof ETuple ot && ot.arity() == 2 && ot.get(0) == ALIAS
-                    && (ot.get(1) == EXPLICIT_UNALIAS || ot.get(1) == DEMONITOR || ot.get(1) == REPLY_DEMONITOR)) alias = (EAtom) ot.get(1);
-            else if (c.head instanceof ETuple ot2 && ot2.arity() == 2 && ot2.get(0) == TAG) tag = ot2.get(1);
-            else throw ErlangException.badarg();
-        }
-        if (l != ENil.NIL) throw ErlangException.badarg();
-        ERef ref = alias == null ? p.vm.makeRef() : p.vm.aliases.monitorAlias(p,
-                alias == REPLY_DEMONITOR ? Aliases.Mode.REPLY_DEMONITOR : alias == DEMONITOR ? Aliases.Mode.DEMONITOR : null);
-        return monitor(p, type, item, tag, ref);
-    }
-
-    /** monitor/2,3; {@code tag} replaces 'DOWN' in the message (monitor/3's {tag, T}). */
-    private static Term monitor(ErlProcess p, Term type, Term item, Term tag, ERef ref) {
-        if (type == PORT) return monitorPort(p, item, tag, ref);
-        if (type != EAtom.PROCESS) throw ErlangException.badarg();
-        Term name = item;
-        EPid target;
-        if (item instanceof EPid pid && pid.node != p.vm.nodeName) return monitorRemote(p, ref, pid.node, pid, pid, tag);
-        if (item instanceof ETuple tu && tu.arity() == 2 && tu.get(0) instanceof EAtom a && tu.get(1) instanceof EAtom node
-                && node != p.vm.thisNode) return monitorRemote(p, ref, node, a, item, tag);
-        if (item instanceof EPid pid) target = pid;
-        else if (item instanceof EAtom a) {
-            Term w = p.vm.registry.whereis(a);
-            target = w instanceof EPid wp ? wp : null;
-            name = ETuple.of(a, p.vm.thisNode);
-        } else if (item instanceof ETuple tu && tu.arity() == 2 && tu.get(0) instanceof EAtom a && tu.get(1) instanceof EAtom) {
-            Term w = p.vm.registry.whereis(a);
-            target = w instanceof EPid wp ? wp : null;
-        } else throw ErlangException.badarg();
-        if (p.pid.equals(target)) return ref; // monitoring oneself creates no monitor, as in OTP
-        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target, name, false, tag);
-        ErlProcess other = target == null ? null : p.vm.resolve(target);
-        if (other == null || !other.watchedBy(mon)) {
-            p.deliver(ETuple.of(tag, ref, EAtom.PROCESS, name, EAtom.NOPROC));
-            return ref;
-        }
-        p.monitors.put(ref, mon);
-        return ref;
-    }
-
-    /** A monitor on a process of another node; DOWN noconnection at once if the node cannot be reached. */
-    private static Term monitorRemote(ErlProcess p, ERef ref, EAtom node, Term target, Term name, Term tag) {
-        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, target instanceof EPid t ? t : null, name, false, tag);
-        p.monitors.put(ref, mon);
-        if (!p.vm.dist.monitor(p, ref, node, target)) {
-            p.monitors.remove(ref);
-            p.deliver(ETuple.of(tag, ref, EAtom.PROCESS, name, EAtom.of("noconnection")));
-        }
-        return ref;
-    }
-
-    /** monitor(port, Port | Name): 'DOWN' with the port's exit reason, or noproc at once if it is not open. */
-    private static Term monitorPort(ErlProcess p, Term item, Term tag, ERef ref) {
-        Term id = item instanceof EAtom a ? p.vm.registry.whereis(a) : item;
-        if (!(id instanceof EPort) && !(item instanceof EAtom)) throw ErlangException.badarg();
-        org.jbeam.runtime.Ports.Port pt = p.vm.ports.get(id);
-        Term name = item instanceof EAtom a ? ETuple.of(a, p.vm.thisNode) : item;
-        ErlProcess.Monitor mon = new ErlProcess.Monitor(ref, p.pid, id instanceof EPort ? id : null, name, false, tag);
-        p.monitors.put(ref, mon);
-        if (pt == null || !p.vm.ports.monitor(pt, ref, mon)) {
-            p.monitors.remove(ref);
-            p.deliver(ETuple.of(tag, ref, PORT, name, EAtom.NOPROC));
-        }
-        return ref;
-    }
-
-    private static Term demonitor(ErlProcess p, Term r, Term opts) {
-        if (!(r instanceof ERef ref)) throw ErlangException.badarg();
-        boolean flush = false, info = false;
-        Term l = opts;
-        for (; l instanceof ECons c; l = c.tail) {
-            if (c.head == FLUSH) flush = true;
-            else if (c.head == INFO) info = true;
-            else throw ErlangException.badarg();
-        }
-        if (l != ENil.NIL) throw ErlangException.badarg();
-        ErlProcess.Monitor m = dropMonitor(p, ref);
-        // An active monitor has not delivered its 'DOWN' (drain appends it only while the monitor
-        // is still held, and drops it once removed), so only an inactive one needs the O(queue)
-        // flush; gen_server:call's demonitor(Mref, [flush]) stays O(1) with a long mailbox.
-        if (flush && m == null) p.flushDown(ref);
-        return info ? EAtom.of(m != null) : EAtom.TRUE;
-    }
-
-    /** Removes monitor {@code ref} of {@code p} (and its alias unless explicit_unalias); the monitor or null. */
-    static ErlProcess.Monitor dropMonitor(ErlProcess p, ERef ref) {
-        ErlProcess.Monitor m = p.monitors.remove(ref);
-        p.vm.aliases.monitorGone(ref, p.pid);
-        if (m != null && m.target() instanceof EPid tp && tp.node != p.vm.nodeName) p.vm.dist.demonitor(p, ref, tp.node, tp);
-        else if (m != null && m.target() == null && m.targetName() instanceof ETuple tn && tn.arity() == 2 && tn.get(1) instanceof EAtom node
-                && node != p.vm.thisNode) p.vm.dist.demonitor(p, ref, node, tn.get(0));
-        else if (m != null && m.target() instanceof EPort port && p.vm.ports.get(port) instanceof org.jbeam.runtime.Ports.Port pt)
-            pt.monitors.remove(ref);
-        else if (m != null && m.target() instanceof EPid tp && tp.process instanceof ErlProcess other)
-            other.unwatch(ref);
-        return m;
     }
 
     private static Term exit2(ErlProcess p, Term target, Term reason) {

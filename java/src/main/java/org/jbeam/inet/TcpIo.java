@@ -18,8 +18,9 @@ import org.jbeam.term.*;
 /**
  * The data path of a connected tcp_inet socket: receive buffer and packet framing, passive recv
  * requests, active-mode delivery, the output queue with inet_reply backpressure (high/low watermark,
- * send_timeout), shutdown, close detection and statistics. Subclass {@link TcpInet} adds the
- * connection set-up requests. Callers hold this object's monitor.
+ * send_timeout), shutdown, close detection and statistics. The end of the input (peer closed, a
+ * packet that cannot be framed) is reported by {@link TcpInputEnd}. Subclass {@link TcpInet} adds
+ * the connection set-up requests. Callers hold this object's monitor.
  */
 abstract class TcpIo implements SockPoll.Handler {
     static final EAtom TCP = EAtom.of("tcp"), TCP_CLOSED = EAtom.of("tcp_closed"), TCP_PASSIVE = EAtom.of("tcp_passive"),
@@ -54,10 +55,10 @@ abstract class TcpIo implements SockPoll.Handler {
     private final int[] httpState = {0};
     /**
      * Bytes (or end of stream) arrived since packets were last framed; a framing error is reported
-     * only on such input (see {@link #packetError}). readShut: reading stopped after a reported framing
-     * error on a socket with exit_on_close false (erts' desc_close_read).
+     * only on such input (see {@link TcpInputEnd#packetError}). readShut: reading stopped after a reported
+     * framing error on a socket with exit_on_close false (erts' desc_close_read).
      */
-    private boolean freshInput, readShut;
+    boolean freshInput, readShut;
     private final ArrayDeque<Recv> recvs = new ArrayDeque<>();
     /** The sending half: output queue, waiting senders, sendfile (same monitor). */
     final TcpOutput out = new TcpOutput(this);
@@ -257,7 +258,7 @@ abstract class TcpIo implements SockPoll.Handler {
             int[] f = Packet.frame(in, inLen, opts.packet, opts.packetSize, opts.buffer(), r != null ? r.length : 0, opts.lineDelim, httpState);
             if (f == null) break;
             if (f == Packet.ERROR) {
-                if (packetError(r, consumed)) return;
+                if (TcpInputEnd.packetError(this, r != null, consumed)) return;
                 break;
             }
             Term data = data(f);
@@ -278,63 +279,21 @@ abstract class TcpIo implements SockPoll.Handler {
             }
         }
         if (framed) freshInput = false;
-        if (readEof && !closeReported && (!recvs.isEmpty() || opts.active != InetOptions.PASSIVE)) peerClosed();
+        if (readEof && !closeReported && (!recvs.isEmpty() || opts.active != InetOptions.PASSIVE)) TcpInputEnd.peerClosed(this);
         updateInterest();
-    }
-
-    /**
-     * A packet that cannot be framed (invalid, or longer than packet_size or, for lines, the buffer):
-     * erts' tcp_recv_error(EMSGSIZE), which a recv request or new input reports. The input is dropped;
-     * a pending recv gets {error, emsgsize}, an active socket sends tcp_error and tcp_closed; then the
-     * socket closes (exit_on_close) or stops reading. erts finds an error between two packets of one
-     * read (at most a buffer's worth of bytes) in its delivery loop, which returns without a word: the
-     * socket stalls until more input arrives. That is mimicked when the bytes the error needed were
-     * within a buffer of the packets delivered before it. Returns true when the socket has closed.
-     */
-    private boolean packetError(Recv r, int consumed) {
-        if (r == null) {
-            boolean lines = opts.packet == Packet.LINE || org.jbeam.packet.PacketLength.isHttp(opts.packet);
-            long needed = lines ? (opts.packetSize != 0 ? opts.packetSize & 0xFFFFFFFFL : opts.buffer()) + 1 : 12;
-            if (!freshInput || consumed > 0 && consumed + needed <= opts.buffer()) return false;
-        }
-        inLen = 0;
-        freshInput = false;
-        closeReported = true;
-        if (r != null) {
-            for (Recv q : recvs) { cancel(q); answer(q, ETuple.of(ERROR, EAtom.of("emsgsize"))); }
-            recvs.clear();
-            if (opts.exitOnClose) { closeChannel(); return true; }
-        } else {
-            out.fail();
-            vm.sendTo(port.owner, ETuple.of(EAtom.of("tcp_error"), port.id, EAtom.of("emsgsize")));
-            vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
-            if (opts.exitOnClose) { vm.ports.driverExit(port); return true; }
-        }
-        readEof = readShut = true;
-        updateInterest();
-        return true;
     }
 
     private void cancel(Recv r) { if (r.timer != null) r.timer.cancel(false); }
 
+    /** Every waiting recv gets {error, reason}. */
+    void failRecvs(EAtom reason) {
+        for (Recv r : recvs) { cancel(r); answer(r, ETuple.of(ERROR, reason)); }
+        recvs.clear();
+    }
+
     private void answer(Recv r, Term status) {
         if (r.call != null) r.call.complete(status);
         else async(r.caller, r.ref, status);
-    }
-
-    /** tcp_recv_closed: the peer closed (or reset) the connection and the buffered data is delivered. */
-    private void peerClosed() {
-        closeReported = true;
-        inLen = 0;
-        if (opts.active == InetOptions.PASSIVE) {
-            for (Recv r : recvs) { cancel(r); answer(r, ETuple.of(ERROR, CLOSED)); }
-            recvs.clear();
-            if (opts.exitOnClose) closeChannel();
-        } else {
-            out.fail();
-            vm.sendTo(port.owner, ETuple.of(TCP_CLOSED, port.id));
-            if (opts.exitOnClose) vm.ports.driverExit(port);
-        }
     }
 
     /** port_command: frame, queue and write; the caller's inet_reply waits while the queue is above the high watermark. */
@@ -384,7 +343,7 @@ abstract class TcpIo implements SockPoll.Handler {
         }
         if (t != null) { updateInterest(); return t; }
         if (readEof && !readShut) {
-            if (!closeReported) peerClosed();
+            if (!closeReported) TcpInputEnd.peerClosed(this);
             return ETuple.of(ERROR, CLOSED);
         }
         if (time == 0) return ETuple.of(ERROR, TIMEOUT);
@@ -416,14 +375,7 @@ abstract class TcpIo implements SockPoll.Handler {
         int[] f = Packet.frame(in, inLen, opts.packet, opts.packetSize, opts.buffer(), len, opts.lineDelim, httpState);
         freshInput = false;
         if (f == null) return null;
-        if (f == Packet.ERROR) {
-            // recvDirect has no Recv queued: erts' tcp_recv_error answers the request and closes.
-            inLen = 0;
-            closeReported = true;
-            if (opts.exitOnClose) closeChannel();
-            else readEof = readShut = true;
-            return ETuple.of(ERROR, EAtom.of("emsgsize"));
-        }
+        if (f == Packet.ERROR) return TcpInputEnd.recvError(this);
         Term data = data(f);
         consume(f[2]);
         return ETuple.of(EAtom.OK, data);
@@ -499,8 +451,7 @@ abstract class TcpIo implements SockPoll.Handler {
             closeReported = true;
             dist.receiver.closed(port.closeReason == EAtom.NORMAL ? null : port.closeReason);
         }
-        for (Recv r : recvs) { cancel(r); answer(r, ETuple.of(ERROR, CLOSED)); }
-        recvs.clear();
+        failRecvs(CLOSED);
         if (!out.isEmpty() && ch != null && ch.isOpen() && !closedDone) {
             InetTimers.after(5000, () -> { synchronized (this) { closeChannel(); } });
             if (key != null && key.isValid()) key.interest(SelectionKey.OP_WRITE);

@@ -9,7 +9,6 @@ import org.jbeam.bindings.libc.Errno;
 import org.jbeam.bindings.libc.Libc;
 import org.jbeam.bindings.liburing.IoUring;
 import org.jbeam.bindings.liburing.IoUringCqe;
-import org.jbeam.bindings.liburing.IoUringParams;
 import org.jbeam.bindings.liburing.IoUringRings;
 import org.jbeam.bindings.liburing.LibUring;
 
@@ -19,8 +18,9 @@ import static org.jbeam.bindings.liburing.LibUring.*;
  * Socket readiness on io_uring: the poll set of the inet drivers when io_uring is in use (ADR 0016),
  * in place of a java.nio Selector (epoll). One daemon thread owns a ring of its own (the file ring's
  * in-flight budget is sized for short operations; a socket's poll may wait for hours) and is the only
- * thread that touches the SQ, so the ring is set up SINGLE_ISSUER | DEFER_TASKRUN where the kernel has
- * them: poll wake-ups are then run as task work only when that thread waits for completions.
+ * thread that touches the SQ, so the ring is set up ({@link PollRingSetup}) SINGLE_ISSUER | DEFER_TASKRUN
+ * where the kernel has them: poll wake-ups are then run as task work only when that thread waits for
+ * completions.
  *
  * <p>Each watched fd has a {@link Key} with a wanted poll mask. The ring thread keeps at most one
  * one-shot {@code IORING_OP_POLL_ADD} per key in flight, armed with the wanted mask; the kernel checks
@@ -58,8 +58,6 @@ public final class PollRing {
             TAG_RECV = 3L << TAG_SHIFT;
     /** Size of a key's receive buffer (off-heap, allocated at the first receive, freed at release), without multishot receives. */
     static final int RECV_BUF = RecvBufferRing.SIZE;
-    /** Multishot receives into a provided-buffer ring where the kernel has them (ADR 0062; -Djbeam.inet.multishot=false: one-shot receives into per-key buffers). */
-    static final boolean MULTISHOT = !"false".equals(System.getProperty("jbeam.inet.multishot"));
 
     private final Arena arena = Arena.ofShared();
     private final MemorySegment ring;
@@ -191,8 +189,12 @@ public final class PollRing {
         java.util.concurrent.CompletableFuture<Object> init = new java.util.concurrent.CompletableFuture<>();
         thread = Thread.ofPlatform().daemon(true).name("jbeam-inet-uring").unstarted(() -> {
             Object r;
-            try { r = setUp(entries); } catch (RuntimeException e) { r = e; }
-            if (r instanceof String flags) r = flags + schedPolicy();
+            try {
+                PollRingSetup.Result s = PollRingSetup.setUp(ring, arena, entries);
+                bufs = s.bufs();
+                minTimeout = s.minTimeout();
+                r = s.flags() + PollRingSetup.schedPolicy();
+            } catch (RuntimeException e) { r = e; }
             init.complete(r);
             if (r instanceof String) run();
         });
@@ -202,51 +204,6 @@ public final class PollRing {
         if (r instanceof RuntimeException e) { Libc.close(wakeFd); arena.close(); throw e; }
         setup = (String) r;
         rings = new IoUringRings(ring);
-    }
-
-    /** On the ring thread: io_uring_setup with the best flags the kernel takes; returns their name. */
-    private String setUp(int entries) {
-        MemorySegment params = arena.allocate(IoUringParams.LAYOUT);
-        // Only the ring thread submits and waits: deferred task work fits (completions are run when it
-        // asks for them); older kernels lack it, then COOP_TASKRUN, then plain.
-        int[] tries = {IoUringParams.IORING_SETUP_SINGLE_ISSUER | IoUringParams.IORING_SETUP_DEFER_TASKRUN,
-                IoUringParams.IORING_SETUP_COOP_TASKRUN, 0};
-        String[] names = {"SINGLE_ISSUER|DEFER_TASKRUN", "COOP_TASKRUN", "plain"};
-        if (Boolean.getBoolean("jbeam.inet.uringPlain")) { tries = new int[] {0}; names = new String[] {"plain"}; }
-        int rc = -Errno.EINVAL, used = 0;
-        for (int i = 0; i < tries.length && rc == -Errno.EINVAL; i++) {
-            params.fill((byte) 0);
-            IoUringParams.flags(params, tries[i] | IoUringParams.IORING_SETUP_CQSIZE);
-            IoUringParams.cqEntries(params, entries * 8);
-            rc = io_uring_queue_init_params(entries, ring, params);
-            used = i;
-        }
-        if (rc < 0) throw new IllegalStateException("io_uring_queue_init_params: " + Errno.name(-rc));
-        String multi = "";
-        if (MULTISHOT && PollRingProbe.multishotSupported(ring, params)) {
-            Object b = RecvBufferRing.register(ring, arena);
-            if (b instanceof RecvBufferRing r) { bufs = r; multi = ", " + r.describe(); }
-            else multi = ", no multishot receives (" + b + ")";
-        }
-        minTimeout = COALESCE_USEC > 0 && (IoUringParams.features(params) & IoUringParams.IORING_FEAT_MIN_TIMEOUT) != 0
-                && names[used].contains("DEFER_TASKRUN");
-        return names[used] + (minTimeout ? ", coalesced waits " + COALESCE_USEC + " us" : "") + multi;
-    }
-
-    /**
-     * The ring thread runs SCHED_BATCH (-Djbeam.inet.ringPolicy=batch, the default, or other): a batch
-     * thread does not preempt the running thread when it is woken. Every packet written to a socket
-     * whose receive or poll is armed wakes this thread from inside the writer's write(2); as a normal
-     * thread it then preempted the writer (a scheduler thread) at the return from that syscall on a
-     * busy machine, one context switch per packet, and ran one completion per wake. As a batch thread
-     * it runs when a CPU is free (an idle one at once, a busy one at the writer's next sleep or tick)
-     * and reaps the completions of many packets per wake (ADR 0033). Called on the ring thread.
-     */
-    private static String schedPolicy() {
-        String p = System.getProperty("jbeam.inet.ringPolicy", "batch");
-        if (!p.equals("batch")) return "";
-        int rc = Libc.schedSetSchedulerSelf(Libc.SCHED_BATCH);
-        return rc == 0 ? ", SCHED_BATCH" : ", SCHED_BATCH refused: " + Errno.name(-rc);
     }
 
     /**
