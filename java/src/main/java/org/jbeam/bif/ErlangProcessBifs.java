@@ -3,6 +3,7 @@ package org.jbeam.bif;
 import org.jbeam.interp.Trap;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
+import org.jbeam.runtime.Registry;
 import org.jbeam.runtime.ProcessTable.SpawnOptions;
 import org.jbeam.term.*;
 
@@ -332,26 +333,61 @@ public final class ErlangProcessBifs implements BifModule {
         if (!org.jbeam.runtime.Signals.drain(p)) throw ErlangException.exit(p.exitReason);
     }
 
+    /**
+     * erlang:raise/3. Invalid arguments make it return the atom badarg rather than raise (erts'
+     * raise_3): a class other than error, exit or throw, or a stack trace that is not a proper list
+     * of {M, F, ArityOrArgs[, Location]} / {Fun, ArityOrArgs[, Location]} entries with list locations.
+     */
     private static Term raise(ErlProcess p, Term cls, Term reason, Term st) {
-        if (!(cls instanceof EAtom c) || !(c == EAtom.ERROR || c == EAtom.THROW || c == ErlangException.EXIT) || ECons.length(st) < 0)
-            throw ErlangException.badarg();
+        if (!(cls instanceof EAtom c) || !(c == EAtom.ERROR || c == EAtom.THROW || c == ErlangException.EXIT) || !validStacktrace(st))
+            return EAtom.BADARG;
         ErlangException ex = new ErlangException(c, reason);
         ex.stacktrace = st;
         throw ex;
     }
 
+    private static boolean validStacktrace(Term st) {
+        Term l = st;
+        for (; l instanceof ECons cell; l = cell.tail) {
+            if (!(cell.head instanceof ETuple t)) return false;
+            Term location;
+            switch (t.arity()) {
+                case 2 -> { if (!(t.get(0) instanceof EFun)) return false; location = ENil.NIL; }
+                case 3 -> {
+                    if (t.get(0) instanceof EFun) location = t.get(2);
+                    else if (t.get(0) instanceof EAtom && t.get(1) instanceof EAtom) location = ENil.NIL;
+                    else return false;
+                }
+                case 4 -> {
+                    if (!(t.get(0) instanceof EAtom && t.get(1) instanceof EAtom)) return false;
+                    location = t.get(3);
+                }
+                default -> { return false; }
+            }
+            if (!(location instanceof ECons) && location != ENil.NIL) return false;
+        }
+        return l == ENil.NIL;
+    }
+
+    /** register/2 with erts' error_info causes: notalive (a dead process), registered_name (it has a name), else none. */
     private static Term register(ErlProcess p, Term n, Term who) {
-        if (!(n instanceof EAtom name) || name == EAtom.UNDEFINED) throw ErlangException.badarg();
-        if (who instanceof EPid pid && pid.process instanceof ErlProcess q) {
-            if (!p.vm.registry.register(name, q)) throw ErlangException.badarg();
-            return EAtom.TRUE;
+        if (!(n instanceof EAtom name) || name == EAtom.UNDEFINED) throw ErlangException.ertsBadarg("none");
+        if (who instanceof EPid pid) {
+            ErlProcess q = p.vm.resolve(pid);     // also a pid from list_to_pid or binary_to_term
+            if (q == null) throw ErlangException.ertsBadarg(pid.node == p.vm.nodeName ? "notalive" : "none");
+            switch (p.vm.registry.register(name, q)) {
+                case Registry.REGISTERED: return EAtom.TRUE;
+                case Registry.NOT_ALIVE: throw ErlangException.ertsBadarg("notalive");
+                case Registry.HAS_NAME: throw ErlangException.ertsBadarg("registered_name");
+                default: throw ErlangException.ertsBadarg("none");
+            }
         }
         if (who instanceof EPort port && p.vm.ports.get(port) != null) {
-            if (!p.vm.registry.registerPort(name, port)) throw ErlangException.badarg();
+            if (!p.vm.registry.registerPort(name, port)) throw ErlangException.ertsBadarg("none");
             p.vm.ports.get(port).name = name;
             return EAtom.TRUE;
         }
-        throw ErlangException.badarg();
+        throw ErlangException.ertsBadarg("none");
     }
 
     /** A save_calls value: 0..10000. */

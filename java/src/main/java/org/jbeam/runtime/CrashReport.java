@@ -16,6 +16,8 @@ public final class CrashReport {
 
     private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("d-MMM-yyyy::HH:mm:ss.SSSSSS", java.util.Locale.ENGLISH);
     private static final String FORMAT = "Error in process ~p with exit value:~n~p~n";
+    /** How long after the crash the report goes to the logger (-Djbeam.crashReport.delay, ms). */
+    private static final long DELAY_MS = Long.getLong("jbeam.crashReport.delay", 0);
 
     static void maybeReport(Runtime vm, ErlProcess p, Term reason) {
         ErlangException ex = p.lastException;
@@ -26,10 +28,13 @@ public final class CrashReport {
                 : ex.cls == EAtom.THROW && t.get(0) instanceof ETuple nc && nc.arity() == 2
                         && nc.get(0) == EAtom.of("nocatch") && nc.get(1) == ex.reason;
         if (!uncaught) return;
-        // erts hands the report over asynchronously; a node that halts right away (init after a
-        // failed -eval/-run) exits before the logger prints it. Keep that race's usual outcome by
-        // delivering slightly later.
-        toLogger(vm, p, FORMAT, ECons.of(p.pid, reason), 200,
+        // erts hands the report to logger_proxy (the system_logger), which passes it to logger and
+        // its handler: on erl the first report appears about 45 ms after the crash (a node that
+        // halts 40 ms after it prints none, 50 ms after it prints it). jbeam's own path takes
+        // longer the first time (the formatter's modules load), so the report goes at once; it
+        // was held back 200 ms, which with that path lost the reports of nodes that halt up to
+        // 300 ms after a crash. -Djbeam.crashReport.delay adds a delay (ms).
+        toLogger(vm, p, FORMAT, ECons.of(p.pid, reason), DELAY_MS,
                 "Error in process " + p.pid + " with exit value:\n" + TermPrinter.display(reason) + "\n");
     }
 

@@ -13,14 +13,18 @@ public final class Registry {
     public Term whereis(EAtom name) { return names.get(name); }
 
     /** Registers; false if the name is taken or the process already has a name. */
-    public boolean register(EAtom name, ErlProcess p) {
+    /** Outcomes of {@link #register}: erts' checks in its order (error_info causes notalive, registered_name, none). */
+    public static final int REGISTERED = 0, NOT_ALIVE = 1, HAS_NAME = 2, NAME_TAKEN = 3;
+
+    public int register(EAtom name, ErlProcess p) {
         synchronized (p) {
-            if (!p.isAlive() || p.registeredName != null) return false;
-            if (names.putIfAbsent(name, p.pid) != null) return false;
+            if (!p.isAlive()) return NOT_ALIVE;
+            if (p.registeredName != null) return HAS_NAME;
+            if (names.putIfAbsent(name, p.pid) != null) return NAME_TAKEN;
             p.registeredName = name;
         }
         if (p.trace != null) org.jbeam.trace.Tracing.registered(p, name, true);
-        return true;
+        return REGISTERED;
     }
 
     public boolean registerPort(EAtom name, EPort port) { return names.putIfAbsent(name, port) == null; }
