@@ -87,15 +87,15 @@ public final class EtsBifs implements BifModule {
      */
     private static Term matchSpecTest(ErlProcess p, Term term, Term ms, Term kind) {
         if (kind != EAtom.of("table") && kind != EAtom.of("trace")) throw ErlangException.badarg();
-        Term[] cl = ECons.toArray(ms);
-        String problem = null;
-        if (cl == null || cl.length == 0) problem = "Match programs are not in a list.";
-        else for (Term c : cl) if (!(c instanceof ETuple t) || t.arity() != 3) { problem = "Match program part is not a tuple of arity 3."; break; }
         org.jbeam.ets.MatchSpec spec = null;
         boolean trace = kind == EAtom.of("trace");
-        if (problem == null) {
-            try { spec = trace ? org.jbeam.ets.MatchSpec.compileTrace(ms, p.vm.bifs) : EtsTables.of(p.vm).compile(ms, false); }
-            catch (ErlangException e) { problem = "Match program is invalid."; }
+        String problem = null;
+        try {
+            spec = org.jbeam.ets.MatchSpec.compileExplained(ms, p.vm.bifs, trace);
+        } catch (org.jbeam.ets.MatchSpec.Invalid e) {
+            problem = e.getMessage();
+        } catch (ErlangException e) {
+            problem = "Match program is invalid.";
         }
         if (problem != null)
             return ETuple.of(EAtom.ERROR, ECons.of(ETuple.of(EAtom.ERROR, IoLists.stringToCharlist(problem))));

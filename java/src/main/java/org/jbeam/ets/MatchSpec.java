@@ -17,8 +17,16 @@ import org.jbeam.term.*;
  */
 public final class MatchSpec {
     static final EAtom UNDERSCORE = EAtom.of("_");
-    /** Compilation failure; callers turn it into badarg. */
-    static final ErlangException BAD = ErlangException.badarg();
+    /**
+     * A spec OTP rejects, with the explanation erts' match-spec compiler gives (erl_db_util.c's
+     * error texts): ets:test_ms/2 and erlang:match_spec_test/3 return it, every other caller
+     * raises badarg.
+     */
+    public static final class Invalid extends RuntimeException {
+        Invalid(String text) { super(text, null, false, false); }
+    }
+
+    static Invalid invalid(String text) { return new Invalid(text); }
 
     /** One clause; {@code headTerm} is kept for table-specific analysis (bound keys, select_replace). */
     record Clause(Term headTerm, MsPattern head, int nvars, MsExpr[] guards, MsExpr[] body) {}
@@ -36,19 +44,34 @@ public final class MatchSpec {
     private static MatchSpec compile(Term ms, BifTable bifs, boolean allowEmpty, boolean trace) {
         Term[] cl = ECons.toArray(ms);
         if (cl == null || (cl.length == 0 && !allowEmpty)) throw ErlangException.badarg();
-        Clause[] out = new Clause[cl.length];
         try {
-            for (int i = 0; i < cl.length; i++) out[i] = clause(cl[i], bifs, trace);
-        } catch (ErlangException e) {
+            return compileExplained(cl, bifs, trace);
+        } catch (Invalid | ErlangException e) {
             throw ErlangException.badarg();
         }
+    }
+
+    /**
+     * Compiles {@code ms} (a table spec, or a trace spec when {@code trace}) as ets:test_ms/2 does:
+     * {@link Invalid} with erts' explanation when OTP would reject it.
+     */
+    public static MatchSpec compileExplained(Term ms, BifTable bifs, boolean trace) {
+        Term[] cl = ECons.toArray(ms);
+        if (cl == null || cl.length == 0 && !trace) throw invalid("Match programs are not in a list.");
+        return compileExplained(cl, bifs, trace);
+    }
+
+    private static MatchSpec compileExplained(Term[] cl, BifTable bifs, boolean trace) {
+        Clause[] out = new Clause[cl.length];
+        for (int i = 0; i < cl.length; i++) out[i] = clause(cl[i], bifs, trace);
         return new MatchSpec(out);
     }
 
     private static Clause clause(Term c, BifTable bifs, boolean trace) {
-        if (!(c instanceof ETuple t) || t.arity() != 3) throw BAD;
+        if (!(c instanceof ETuple t) || t.arity() != 3) throw invalid("Match program part is not a tuple of arity 3.");
         Term[] guards = ECons.toArray(t.get(1)), body = ECons.toArray(t.get(2));
-        if (guards == null || body == null || body.length == 0) throw BAD;
+        if (guards == null) throw invalid("Match expression is not a list.");
+        if (body == null || body.length == 0) throw invalid("Body clause does not return anything.");
         TreeMap<Long, Integer> slots = new TreeMap<>();
         MsPattern.collectVars(t.get(0), slots);
         int n = 0;

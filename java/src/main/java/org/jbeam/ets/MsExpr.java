@@ -179,7 +179,16 @@ abstract sealed class MsExpr {
             Map.entry("bor", new int[] {2}), Map.entry("bxor", new int[] {2}), Map.entry("bnot", new int[] {1}),
             Map.entry("bsl", new int[] {2}), Map.entry("bsr", new int[] {2}));
 
-    /** Compiles a guard or body expression; throws {@link MatchSpec#BAD} for anything OTP rejects. */
+    /** The trace dialect's actions: in a table spec erts rejects them as special forms of the wrong dialect. */
+    private static final java.util.Set<String> TRACE_FORMS = java.util.Set.of("message", "return_trace", "exception_trace",
+            "process_dump", "enable_trace", "disable_trace", "trace", "display", "caller", "caller_line", "set_tcw",
+            "silent", "set_seq_token", "get_seq_token", "is_seq_trace");
+
+    private static MatchSpec.Invalid noFunction(EAtom f, int n) {
+        return MatchSpec.invalid("Function " + TermPrinter.display(f) + "/" + n + " does_not_exist.");
+    }
+
+    /** Compiles a guard or body expression; throws {@link MatchSpec.Invalid} with erts' text for anything OTP rejects. */
     static MsExpr compile(Term t, Map<Long, Integer> slots, BifTable bifs) { return compile(t, slots, bifs, false); }
 
     /** {@code trace}: a trace match spec's body, where the trace actions are allowed too. */
@@ -191,21 +200,26 @@ abstract sealed class MsExpr {
                 long v = MsPattern.varNumber(a);
                 if (v >= 0) {
                     Integer s = slots.get(v);
-                    if (s == null) throw MatchSpec.BAD;
+                    if (s == null) throw MatchSpec.invalid("Variable " + a.name + " is unbound.");
                     return new VarE(s);
                 }
                 return new ConstE(a);
             }
             case ETuple tu -> {
-                if (tu.arity() == 0) throw MatchSpec.BAD;
+                if (tu.arity() == 0 || !(tu.get(0) instanceof EAtom f0) || MsPattern.varNumber(f0) >= 0 || f0.name.equals("$_") || f0.name.equals("$$"))
+                    if (!(tu.arity() == 1 && tu.get(0) instanceof ETuple))
+                        throw MatchSpec.invalid(TermPrinter.display(tu) + " is neither a function call, nor a tuple (tuples are written {{ ... }}).");
                 if (tu.arity() == 1 && tu.get(0) instanceof ETuple inner) {
                     MsExpr[] el = new MsExpr[inner.arity()];
                     for (int i = 0; i < el.length; i++) el[i] = compile(inner.get(i), slots, bifs, trace);
                     return new TupleE(el);
                 }
-                if (!(tu.get(0) instanceof EAtom f)) throw MatchSpec.BAD;
+                EAtom f = (EAtom) tu.get(0);
                 int n = tu.arity() - 1;
-                if (f.name.equals("const") && n == 1) return new ConstE(tu.get(1));
+                if (f.name.equals("const")) {
+                    if (n == 1) return new ConstE(tu.get(1));
+                    throw MatchSpec.invalid("Special form 'const' called with more than one argument in " + TermPrinter.display(tu) + ".");
+                }
                 MsExpr[] args = new MsExpr[n];
                 for (int i = 0; i < n; i++) args[i] = compile(tu.get(i + 1), slots, bifs, trace);
                 if (trace) {
@@ -213,6 +227,8 @@ abstract sealed class MsExpr {
                     if ((a.equals("return_trace") || a.equals("exception_trace") || a.equals("caller")) && n == 0
                             || a.equals("message") && n == 1)
                         return new TraceActionE(a, n == 1 ? args[0] : null);
+                } else if (TRACE_FORMS.contains(f.name)) {
+                    throw MatchSpec.invalid("Special form '" + f.name + "' used in wrong dialect.");
                 }
                 BoolE.Op op = switch (f.name) {
                     case "and" -> BoolE.Op.AND; case "or" -> BoolE.Op.OR; case "andalso" -> BoolE.Op.ANDALSO;
@@ -220,14 +236,14 @@ abstract sealed class MsExpr {
                     default -> null;
                 };
                 if (op != null) {
-                    boolean ok = switch (op) { case NOT -> n == 1; case XOR -> n == 2; default -> n >= 1; };
-                    if (!ok) throw MatchSpec.BAD;
+                    if (op == BoolE.Op.NOT && n != 1 || op == BoolE.Op.XOR && n != 2) throw noFunction(f, n);
+                    if (n == 0) throw MatchSpec.invalid("Special form '" + f.name + "' called without arguments in " + TermPrinter.display(tu) + ".");
                     return new BoolE(op, args);
                 }
                 int[] arities = ALLOWED.get(f.name);
                 boolean ok = false;
                 if (arities != null) for (int a : arities) ok |= a == n;
-                if (!ok) throw MatchSpec.BAD;
+                if (!ok) throw noFunction(f, n);
                 BifTable.Entry e = bifs.lookup("erlang", f.name, n);
                 if (e == null) throw new IllegalStateException("erlang:" + f.name + "/" + n + " is not declared");
                 return new CallE(e.fn(), args);

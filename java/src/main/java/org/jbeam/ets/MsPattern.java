@@ -136,7 +136,7 @@ abstract sealed class MsPattern {
                 Term[] ks = new Term[m.size()];
                 MsPattern[] vs = new MsPattern[m.size()];
                 for (int i = 0; i < ks.length; i++) {
-                    if (!ground(m.keyAt(i))) throw MatchSpec.BAD;
+                    if (!ground(m.keyAt(i))) throw MatchSpec.invalid("Variable found in map key.");
                     ks[i] = m.keyAt(i);
                     vs[i] = compile(m.valueAt(i), slots, bound);
                 }
