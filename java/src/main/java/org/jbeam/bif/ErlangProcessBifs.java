@@ -194,7 +194,7 @@ public final class ErlangProcessBifs implements BifModule {
 
     private static Term spawnOptResult(ErlProcess p, Term optList, java.util.function.Function<SpawnOptions, ErlProcess> spawn) {
         Term[] os = ECons.toArray(optList);
-        if (os == null) throw ErlangException.badarg();
+        if (os == null) throw ErlangException.ertsBadarg("badopt");
         SpawnOptions so = new SpawnOptions();
         boolean monitor = false;
         for (Term o : os) {
@@ -206,14 +206,14 @@ public final class ErlangProcessBifs implements BifModule {
                 monitor = true;
                 for (Term mo : mos) {
                     if (mo instanceof ETuple mt && mt.arity() == 2 && mt.get(0) == MonitorBifs.TAG) so.monitorTag = mt.get(1);
-                    else throw ErlangException.badarg();
+                    else throw ErlangException.ertsBadarg("badopt");
                 }
             }
-            else if (!heapOption(o)) throw ErlangException.badarg();
+            else if (!heapOption(o)) throw ErlangException.ertsBadarg("badopt");
             else if (o instanceof ETuple t && t.get(0) == MQD) so.messageQueueData = (EAtom) t.get(1);
             else if (o instanceof ETuple t) {
                 org.jbeam.runtime.GcOptions g = gcOption(so.gc != null ? so.gc : org.jbeam.runtime.GcOptions.DEFAULT, (EAtom) t.get(0), t.get(1));
-                if (g == null) throw ErlangException.badarg();
+                if (g == null) throw ErlangException.ertsBadarg("badopt");
                 if (g != org.jbeam.runtime.GcOptions.DEFAULT) so.gc = g;
             }
         }

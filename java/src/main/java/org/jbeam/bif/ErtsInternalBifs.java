@@ -7,13 +7,40 @@ import org.jbeam.term.*;
 public final class ErtsInternalBifs implements BifModule {
     private static final EAtom CHECK_PROCESS_CODE = EAtom.of("check_process_code");
 
+    private static final EAtom ASYNC = EAtom.of("async"), TYPE = EAtom.of("type"), MAJOR = EAtom.of("major"),
+            MINOR = EAtom.of("minor"), GARBAGE_COLLECT = EAtom.of("garbage_collect");
+
+    /**
+     * garbage_collect/1's answer (the JVM collects; there is nothing to ask for): true for a live
+     * local process, false for a dead one, badarg for anything but a local pid, as erlang.erl's.
+     */
+    private static Term gcResult(org.jbeam.runtime.ErlProcess p, Term pid) {
+        if (!(pid instanceof EPid x) || x.node != p.vm.nodeName) throw ErlangException.badarg();
+        return p.vm.resolve(x) instanceof org.jbeam.runtime.ErlProcess q && q.isAlive() ? EAtom.TRUE : EAtom.FALSE;
+    }
+
+    /** garbage_collect(Pid, [{async, ReqId} | {type, major | minor}]): bad_option for anything else. */
+    private static Term garbageCollect2(org.jbeam.runtime.ErlProcess p, Term pid, Term opts) {
+        Term reqId = null, l = opts;
+        for (; l instanceof ECons c; l = c.tail) {
+            if (c.head instanceof ETuple t && t.arity() == 2 && t.get(0) == ASYNC) reqId = t.get(1);
+            else if (!(c.head instanceof ETuple t && t.arity() == 2 && t.get(0) == TYPE && (t.get(1) == MAJOR || t.get(1) == MINOR)))
+                throw ErlangException.ertsBadarg("bad_option");
+        }
+        if (l != ENil.NIL) throw ErlangException.ertsBadarg("bad_option");
+        Term r = gcResult(p, pid);
+        if (reqId == null) return r;
+        p.vm.sendTo(p.pid, ETuple.of(GARBAGE_COLLECT, reqId, r));
+        return ASYNC;
+    }
+
     @Override
     public void register(BifTable t) {
         t.bif1("erts_internal", "is_system_process", (p, pid) -> EAtom.FALSE);
         t.bif1("erts_internal", "garbage_collect", (p, m) -> EAtom.TRUE);
         t.bif0("erlang", "garbage_collect", p -> EAtom.TRUE);
-        t.bif1("erlang", "garbage_collect", (p, pid) -> EAtom.TRUE);
-        t.bif2("erlang", "garbage_collect", (p, pid, o) -> EAtom.TRUE);
+        t.bif1("erlang", "garbage_collect", (p, pid) -> gcResult(p, pid));
+        t.bif2("erlang", "garbage_collect", ErtsInternalBifs::garbageCollect2);
         t.bif1("erts_internal", "scheduler_wall_time", (p, on) -> {
             if (on != EAtom.TRUE && on != EAtom.FALSE) throw ErlangException.badarg();
             return p.vm.threadTimes.setWallTime(on == EAtom.TRUE) ? EAtom.TRUE : EAtom.FALSE;

@@ -16,6 +16,7 @@ final class MonitorBifs {
 
     private static final String E = "erlang";
     private static final EAtom PORT = EAtom.of("port"), FLUSH = EAtom.of("flush"), INFO = EAtom.of("info");
+    private static final EAtom TIME_OFFSET = EAtom.of("time_offset"), CLOCK_SERVICE = EAtom.of("clock_service");
     /** Also spawn_opt's {monitor, [{tag, T}]}. */
     static final EAtom TAG = EAtom.of("tag");
     private static final EAtom ALIAS = EAtom.of("alias"), EXPLICIT_UNALIAS = EAtom.of("explicit_unalias"),
@@ -40,9 +41,9 @@ final class MonitorBifs {
             if (c.head instanceof ETuple ot && ot.arity() == 2 && ot.get(0) == ALIAS
                     && (ot.get(1) == EXPLICIT_UNALIAS || ot.get(1) == DEMONITOR || ot.get(1) == REPLY_DEMONITOR)) alias = (EAtom) ot.get(1);
             else if (c.head instanceof ETuple ot2 && ot2.arity() == 2 && ot2.get(0) == TAG) tag = ot2.get(1);
-            else throw ErlangException.badarg();
+            else throw ErlangException.ertsBadarg("badopt");
         }
-        if (l != ENil.NIL) throw ErlangException.badarg();
+        if (l != ENil.NIL) throw ErlangException.ertsBadarg("badopt");
         ERef ref = alias == null ? p.vm.makeRef() : p.vm.aliases.monitorAlias(p,
                 alias == REPLY_DEMONITOR ? Aliases.Mode.REPLY_DEMONITOR : alias == DEMONITOR ? Aliases.Mode.DEMONITOR : null);
         return monitor(p, type, item, tag, ref);
@@ -51,7 +52,12 @@ final class MonitorBifs {
     /** monitor/2,3; {@code tag} replaces 'DOWN' in the message (monitor/3's {tag, T}). */
     private static Term monitor(ErlProcess p, Term type, Term item, Term tag, ERef ref) {
         if (type == PORT) return monitorPort(p, item, tag, ref);
-        if (type != EAtom.PROCESS) throw ErlangException.badarg();
+        if (type == TIME_OFFSET) {
+            // The time offset is final (no time warp: erl's default), so this monitor never fires.
+            if (item != CLOCK_SERVICE) throw ErlangException.badarg();
+            return ref;
+        }
+        if (type != EAtom.PROCESS) throw ErlangException.ertsBadarg("badtype");
         Term name = item;
         EPid target;
         if (item instanceof EPid pid && pid.node != p.vm.nodeName) return monitorRemote(p, ref, pid.node, pid, pid, tag);

@@ -100,18 +100,19 @@ final class TimerBifs {
         boolean abs = false;
         if (opts != ENil.NIL) {
             Term[] os = ECons.toArray(opts);
-            if (os == null) throw ErlangException.badarg();
+            if (os == null) throw ErlangException.ertsBadarg("badopt");
             for (Term o : os) {
                 if (o instanceof ETuple t && t.arity() == 2 && t.get(0) == ABS && (t.get(1) == EAtom.TRUE || t.get(1) == EAtom.FALSE))
                     abs = t.get(1) == EAtom.TRUE;
-                else throw ErlangException.badarg();
+                else throw ErlangException.ertsBadarg("badopt");
             }
         }
-        if (!(time instanceof ESmall s)) throw ErlangException.badarg();
+        // erts' cause for a bad time (not an integer, negative, too far ahead); a bad destination has none.
+        if (!(time instanceof ESmall s)) throw ErlangException.ertsBadarg("time");
         long ms = s.value;
         if (abs) ms = ms - Math.floorDiv(Time.monotonicNative(p), 1_000_000L);
-        else if (ms < 0) throw ErlangException.badarg();
-        if (ms > MAX_MS) throw ErlangException.badarg();
+        else if (ms < 0) throw ErlangException.ertsBadarg("time");
+        if (ms > MAX_MS) throw ErlangException.ertsBadarg("time");
         if (!(dest instanceof EPid) && !(dest instanceof EAtom)) throw ErlangException.badarg();
         TimerRef ref = new TimerRef(p.vm);
         SendTimer timer = new SendTimer(p.vm, ref, dest, wrap ? ETuple.of(EAtom.TIMEOUT, ref, msg) : msg, Math.max(0, ms));

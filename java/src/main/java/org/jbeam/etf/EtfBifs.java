@@ -94,10 +94,10 @@ public final class EtfBifs implements BifModule {
         while (t instanceof ECons c) {
             if (c.head == SAFE) safe = true;
             else if (c.head == USED) used = true;
-            else throw ErlangException.badarg();
+            else throw ErlangException.ertsBadarg("badopt");
             t = c.tail;
         }
-        if (t != ENil.NIL) throw ErlangException.badarg();
+        if (t != ENil.NIL) throw ErlangException.ertsBadarg("badopt");
         if (!(bin instanceof EBitString b) || !b.isBinary()) throw ErlangException.badarg();
         TermDecoder.Result r = TermDecoder.decode(b.array(), b.arrayOffset(), b.byteSize(), safe, funResolver);
         return used ? ETuple.of(r.term(), ESmall.of(r.used())) : r.term();

@@ -87,7 +87,7 @@ public final class EtsInfo {
 
     /** ets:info/1. */
     public static Term info(ErlProcess p, Term id) {
-        if (!(id instanceof EAtom || id instanceof ERef)) throw ErlangException.badarg();
+        if (!(id instanceof EAtom || id instanceof ERef)) throw org.jbeam.bif.EtsBifs.badarg("type");
         EtsTable t = EtsTables.of(p.vm).resolve(id);
         if (t == null) return EAtom.UNDEFINED;
         List<Term> l = new ArrayList<>();
@@ -97,7 +97,8 @@ public final class EtsInfo {
 
     /** ets:info/2. */
     public static Term info(ErlProcess p, Term id, Term item) {
-        if (!(id instanceof EAtom || id instanceof ERef) || !(item instanceof EAtom k)) throw ErlangException.badarg();
+        if (!(id instanceof EAtom || id instanceof ERef)) throw org.jbeam.bif.EtsBifs.badarg("type");
+        if (!(item instanceof EAtom k)) throw ErlangException.badarg();
         EtsTable t = EtsTables.of(p.vm).resolve(id);
         if (t == null) return EAtom.UNDEFINED;
         Term v = item(p, t, k.name);
