@@ -106,13 +106,25 @@ public final class Boot {
     /** erts-*&#47;ebin modules an emulator does not preload (none since the socket NIF exists, ADR 0054). */
     private static final java.util.Set<String> NOT_PRELOADED = java.util.Set.of();
 
+    /** erts' own preload order (OTP 25's emulator), which erlang:pre_loaded() lists; others follow by name. */
+    private static final List<String> ERTS_ORDER = List.of("persistent_term", "counters", "atomics",
+            "erts_dirty_process_signal_handler", "erts_literal_area_collector", "erl_tracer", "erts_internal", "erlang",
+            "erl_prim_loader", "prim_zip", "prim_net", "prim_socket", "socket_registry", "zlib", "prim_file", "prim_inet",
+            "prim_eval", "prim_buffer", "init", "erl_init", "erts_code_purger");
+
+    private static int preloadRank(String file) {
+        int i = ERTS_ORDER.indexOf(file.substring(0, file.length() - 5));
+        return i < 0 ? ERTS_ORDER.size() : i;
+    }
+
     /** Loads erts' preloaded modules (erts-*&#47;ebin), as the emulator has them built in. */
     static void preload(Runtime vm) {
         if (vm.otpRoot == null) return;
         for (java.nio.file.Path dir : org.jbeam.api.OtpInstall.codePath(vm.otpRoot)) {
             if (!dir.getParent().getFileName().toString().startsWith("erts-")) continue;
             try (var s = java.nio.file.Files.list(dir)) {
-                s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".beam")).sorted()
+                s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".beam"))
+                        .sorted(java.util.Comparator.comparingInt(Boot::preloadRank).thenComparing(n -> n))
                         .filter(n -> !NOT_PRELOADED.contains(n))
                         .forEach(n -> {
                             EAtom m = EAtom.of(n.substring(0, n.length() - 5));

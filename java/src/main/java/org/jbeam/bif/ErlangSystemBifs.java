@@ -19,7 +19,7 @@ public final class ErlangSystemBifs implements BifModule {
     public void register(BifTable t) {
         t.bif0(E, "halt", p -> halt(p, ESmall.ZERO));
         t.bif1(E, "halt", ErlangSystemBifs::halt);
-        t.bif2(E, "halt", (p, s, o) -> halt(p, s));
+        t.bif2(E, "halt", (p, s, o) -> { checkHaltOptions(o); return halt(p, s); });
         t.bif1(E, "display", (p, x) -> {
             String s = TermPrinter.display(x) + "\r\n"; // erts writes display output with CRLF
             p.vm.writeStdout(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -31,6 +31,15 @@ public final class ErlangSystemBifs implements BifModule {
         });
         Time.register(t);
         SystemInfo.register(t);
+    }
+
+    /** halt/2's options: a proper list of {flush, boolean()} (OTP 25), else badarg with cause badopt. */
+    private static void checkHaltOptions(Term opts) {
+        Term l = opts;
+        for (; l instanceof ECons c; l = c.tail)
+            if (!(c.head instanceof ETuple t && t.arity() == 2 && t.get(0) == EAtom.of("flush")
+                    && (t.get(1) == EAtom.TRUE || t.get(1) == EAtom.FALSE))) throw ErlangException.ertsBadarg("badopt");
+        if (l != ENil.NIL) throw ErlangException.ertsBadarg("badopt");
     }
 
     private static Term halt(ErlProcess p, Term status) {

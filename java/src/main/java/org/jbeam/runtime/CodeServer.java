@@ -41,6 +41,9 @@ public final class CodeServer {
      */
     public void markPreloaded(EAtom m) {
         if (!preloaded.contains(m)) preloaded.add(m);
+        // The code server lists it as preloaded (its init reads erlang:pre_loaded()), not by the
+        // file it came from: code:which(erlang) is preloaded, as on erl.
+        synchronized (this) { unannounced.removeIf(t -> ((ETuple) t).get(0) == m); }
         BeamModule mod = current.get(m);
         if (mod != null) mod.lines = org.jbeam.loader.LineTable.EMPTY;
     }
