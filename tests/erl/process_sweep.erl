@@ -75,6 +75,7 @@ main() ->
      {alias, fun() -> A = alias(), Ref = spawn(fun() -> ok end), A ! {via_alias, Ref}, R = receive {via_alias, Ref} -> got after 500 -> timeout end, unalias(A), A ! late, {R, receive late -> got_late after 100 -> dropped end} end},
      {hibernate, fun() -> Me = self(), P = spawn(fun() -> Me ! up, erlang:hibernate(erlang, send, [Me, woke]) end), receive up -> ok end, timer:sleep(20), S = process_info(P, status), P ! poke, {S, receive woke -> woke after 1000 -> timeout end} end},
      {yield, fun() -> erlang:yield() end},
+     {self_reductions, fun() -> {reductions, A} = process_info(self(), reductions), _ = lists:seq(1, id(1000)), {reductions, B} = process_info(self(), reductions), {A > 0, B > A} end},
      {bump, fun() -> erlang:bump_reductions(100) end},
      {system_flag_bad, fun() -> erlang:system_flag(no_such_flag, 1) end}
     ],

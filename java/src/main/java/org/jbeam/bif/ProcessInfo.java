@@ -98,7 +98,9 @@ final class ProcessInfo {
             case "group_leader" -> q.groupLeader;
             case "total_heap_size", "heap_size" -> ESmall.of(NOMINAL_HEAP_WORDS);
             case "stack_size" -> ESmall.of(Math.max(q.sp, 1));
-            case "reductions" -> ESmall.of(q.reductionsDone);
+            // The caller's own count includes the slice it is in (erts adds the reductions of the
+            // running slice too); other processes' counts are as of their last slice.
+            case "reductions" -> ESmall.of(q == self && q.interpreter != null ? q.interpreter.reductionsSoFar() : q.reductionsDone);
             case "memory" -> ESmall.of(NOMINAL_MEMORY);
             case "garbage_collection" -> ECons.of(ETuple.of(EAtom.of("max_heap_size"), q.gc.maxHeapSizeTerm()),
                     ETuple.of(EAtom.of("min_bin_vheap_size"), ESmall.of(q.gc.minBinVheapSize)),

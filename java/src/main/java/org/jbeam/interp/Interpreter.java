@@ -31,6 +31,8 @@ public final class Interpreter {
     Instr[] code;
     Term[] consts;
     int reds;
+    /** The running slice's budget: reductions done so far in it are {@code sliceReds - reds}. */
+    private int sliceReds;
     /** Compiled functions running inside a compiled caller's Java frame (bounded: ADR 0029). */
     int jitNesting;
     /** Bit n set: a tail-call trampoline runs compiled functions at nesting n (ADR 0045). */
@@ -55,6 +57,9 @@ public final class Interpreter {
     public final Thread thread = Thread.currentThread();
     public Object nifSpare;
 
+    /** The running process's reductions including this slice's (process_info(self(), reductions)). */
+    public long reductionsSoFar() { return p.reductionsDone + Math.max(0, sliceReds - reds); }
+
     /** The module whose code is running (for natives that act on their caller's module, e.g. load_nif). */
     public BeamModule currentModule() { return mod; }
 
@@ -69,6 +74,7 @@ public final class Interpreter {
     public int run(ErlProcess proc, int reductions) {
         this.p = proc;
         this.reds = reductions;
+        this.sliceReds = reductions;
         proc.interpreter = this;
         if (!Signals.drain(proc)) return exit(proc.exitReason);
         // resume_process, or a busy distribution connection that drained, wakes it.
