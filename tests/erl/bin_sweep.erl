@@ -49,12 +49,6 @@ main() ->
      {base64_mime, fun() -> base64:mime_decode("aGVs\nbG8=") end},
      {crc32_combine, fun() -> erlang:crc32_combine(erlang:crc32(<<"ab">>), erlang:crc32(<<"cd">>), 2) =:= erlang:crc32(<<"abcd">>) end}
     ],
-    [io:format("~p: ~p~n", [Tag, run(F)]) || {Tag, F} <- T],
+    sweep_lib:report(T),
     ok.
 id(X) -> X.
-run(F) ->
-    try {ok, F()} catch C:R:St -> {C, strip(R), info(St)} end.
-info([{_, _, _, L} | _]) -> proplists:get_value(error_info, L);
-info(_) -> none.
-strip({R, [{_, _, _, _} | _]}) -> R;
-strip(R) -> R.

@@ -54,16 +54,5 @@ main() ->
      {atomics_mod, fun() -> A = atomics:new(1, [{signed, false}]), atomics:put(A, 1, 5), {atomics:add_get(A, 1, 2), atomics:compare_exchange(A, 1, 7, 9), atomics:get(A, 1), c(fun() -> atomics:sub(A, 1, 100) end)} end},
      {persistent_term, fun() -> persistent_term:put({sweep, k}, v), {persistent_term:get({sweep, k}), persistent_term:get({sweep, nope}, dflt), c(fun() -> persistent_term:get({sweep, nope}) end), persistent_term:erase({sweep, k})} end}
     ],
-    [io:format("~p: ~p~n", [Tag, run(F)]) || {Tag, F} <- T],
-    ok.
-run(F) ->
-    Me = self(),
-    {P, Ref} = spawn_monitor(fun() -> Me ! {self(), try {ok, F()} catch C:R -> {C, strip(R)} end} end),
-    receive
-        {P, Res} -> erlang:demonitor(Ref, [flush]), Res;
-        {'DOWN', Ref, process, P, R} -> {died, strip(R)}
-    after 5000 -> timeout
-    end.
-c(F) -> try F() catch C:R -> {C, strip(R)} end.
-strip({R, [{_, _, _, _} | _]}) -> R;
-strip(R) -> R.
+    sweep_lib:report_isolated(T).
+c(F) -> try F() catch C:R -> {C, sweep_lib:strip(R)} end.

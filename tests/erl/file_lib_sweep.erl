@@ -41,10 +41,6 @@ main() ->
      {safe_relative, fun() -> [filelib:safe_relative_path(P, "/x") || P <- ["a/b", "../a", "a/../b", "/abs"]] end},
      {find_source, fun() -> element(1, filelib:find_source(code:which(lists))) end}
     ],
-    [io:format("~p: ~p~n", [Tag, run(F)]) || {Tag, F} <- T],
+    sweep_lib:report(T),
     file:del_dir_r(D),
     ok.
-run(F) ->
-    try {ok, F()} catch C:R -> {C, strip(R)} end.
-strip({R, [{_, _, _, _} | _]}) -> R;
-strip(R) -> R.

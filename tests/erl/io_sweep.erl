@@ -55,9 +55,5 @@ main() ->
      {io_lib_fread_bad, fun() -> io_lib:fread("~d", "abc") end},
      {io_lib_fread_more, fun() -> io_lib:fread("~d~d", "12") end}
     ],
-    [begin io:format("~p: ", [Tag]), io:format("~p~n", [run(F)]) end || {Tag, F} <- T],
+    [begin io:format("~p: ", [Tag]), io:format("~p~n", [sweep_lib:outcome(F)]) end || {Tag, F} <- T],
     ok.
-run(F) ->
-    try {ok, F()} catch C:R -> {C, strip(R)} end.
-strip({R, [{_, _, _, _} | _]}) -> R;
-strip(R) -> R.

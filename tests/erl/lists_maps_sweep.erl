@@ -54,12 +54,6 @@ main() ->
      {map_in_guard, fun() -> M = id(#{a => 1}), if is_map_key(a, M), map_get(a, M) == 1 -> yes; true -> no end end},
      {term_order_maps, fun() -> lists:sort([#{b => 1}, #{a => 2}, #{a => 1, b => 1}, #{1 => x}, #{1.0 => x}]) end}
     ],
-    [io:format("~p: ~p~n", [Tag, run(F)]) || {Tag, F} <- T],
+    sweep_lib:report(T),
     ok.
 id(X) -> X.
-run(F) ->
-    try {ok, F()} catch C:R:St -> {C, strip(R), info(St)} end.
-info([{_, _, _, L} | _]) -> proplists:get_value(error_info, L);
-info(_) -> none.
-strip({R, [{_, _, _, _} | _]}) -> R;
-strip(R) -> R.

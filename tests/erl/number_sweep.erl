@@ -30,11 +30,5 @@ main() ->
      {float_binary_roundtrip, fun() -> [binary_to_term(term_to_binary(F)) =:= F || F <- [0.1, -0.0, 5.0e-324, 1.0e308]] end},
      {term_to_binary_float, fun() -> {term_to_binary(1.5), term_to_binary(1.5, [{minor_version, 0}])} end}
     ],
-    [io:format("~p: ~p~n", [Tag, run(F)]) || {Tag, F} <- T],
+    sweep_lib:report(T),
     ok.
-run(F) ->
-    try {ok, F()} catch C:R:St -> {C, strip(R), info(St)} end.
-info([{_, _, _, L} | _]) -> proplists:get_value(error_info, L);
-info(_) -> none.
-strip({R, [{_, _, _, _} | _]}) -> R;
-strip(R) -> R.

@@ -75,11 +75,5 @@ main() ->
      {application_loaded, fun() -> lists:sort([A || {A, _, _} <- application:which_applications()]) end},
      {application_env, fun() -> {application:get_env(kernel, surely_not_q), application:get_env(kernel, inet_dist_use_interface, x)} end}
     ],
-    [io:format("~p: ~p~n", [Tag, run(F)]) || {Tag, F} <- T],
+    sweep_lib:report(T),
     ok.
-run(F) ->
-    try {ok, F()} catch C:R:St -> {C, strip(R), info(St)} end.
-info([{_, _, _, L} | _]) -> proplists:get_value(error_info, L);
-info(_) -> none.
-strip({R, [{_, _, _, _} | _]}) -> R;
-strip(R) -> R.

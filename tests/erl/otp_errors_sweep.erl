@@ -25,13 +25,9 @@ main() ->
      {sup_child_bad_spec, fun() -> {ok, S} = supervisor:start_link(?MODULE, sup), R = supervisor:start_child(S, #{id => w, start => not_mfa}), unlink(S), exit(S, kill), R end},
      {sup_which, fun() -> {ok, S} = supervisor:start_link(?MODULE, sup), {ok, _} = supervisor:start_child(S, #{id => w, start => {?MODULE, start_worker, [ok]}}), R = [{Id, Type} || {Id, _, Type, _} <- supervisor:which_children(S)], C = supervisor:count_children(S), unlink(S), exit(S, kill), {R, C} end}
     ],
-    [begin io:format("~p: ~p~n", [Tag, run(F)]), timer:sleep(400) end || {Tag, F} <- T],
+    [begin io:format("~p: ~p~n", [Tag, sweep_lib:outcome(F)]), timer:sleep(400) end || {Tag, F} <- T],
     timer:sleep(300),
     ok.
-run(F) ->
-    try {ok, F()} catch C:R -> {C, strip(R)} end.
-strip({R, [{_, _, _, _} | _]}) -> R;
-strip(R) -> R.
 
 init(fail) -> {stop, init_failed};
 init(ignore) -> ignore;

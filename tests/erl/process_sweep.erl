@@ -79,17 +79,5 @@ main() ->
      {bump, fun() -> erlang:bump_reductions(100) end},
      {system_flag_bad, fun() -> erlang:system_flag(no_such_flag, 1) end}
     ],
-    [io:format("~p: ~p~n", [Tag, run(F)]) || {Tag, F} <- T],
-    ok.
+    sweep_lib:report_isolated(T).
 id(X) -> X.
-%% Each case in a fresh process, so trap_exit, links and mailboxes do not leak between cases.
-run(F) ->
-    Me = self(),
-    {P, Ref} = spawn_monitor(fun() -> Me ! {self(), try {ok, F()} catch C:R -> {C, strip(R)} end} end),
-    receive
-        {P, Res} -> erlang:demonitor(Ref, [flush]), Res;
-        {'DOWN', Ref, process, P, R} -> {died, strip(R)}
-    after 5000 -> timeout
-    end.
-strip({R, [{_, _, _, _} | _]}) -> R;
-strip(R) -> R.

@@ -54,11 +54,5 @@ main() ->
      {compile_unicode_list, fun() -> {ok, MP} = re:compile([955], [unicode]), re:run([955], MP, [{capture, all, list}]) end},
      {mp_reuse_wrong_mode, fun() -> {ok, MP} = re:compile("a", [unicode]), re:run(<<"a">>, MP) end}
     ],
-    [io:format("~p: ~p~n", [Tag, run(F)]) || {Tag, F} <- T],
+    sweep_lib:report(T),
     ok.
-run(F) ->
-    try {ok, F()} catch C:R:St -> {C, strip(R), info(St)} end.
-info([{_, _, _, L} | _]) -> proplists:get_value(error_info, L);
-info(_) -> none.
-strip({R, [{_, _, _, _} | _]}) -> R;
-strip(R) -> R.

@@ -43,11 +43,5 @@ main() ->
      {atom_too_long, fun() -> list_to_atom(lists:duplicate(256, $a)) end},
      {atom_255_unicode, fun() -> length(atom_to_list(list_to_atom(lists:duplicate(255, 955)))) end}
     ],
-    [io:format("~p: ~p~n", [Tag, run(F)]) || {Tag, F} <- T],
+    sweep_lib:report(T),
     ok.
-run(F) ->
-    try {ok, F()} catch C:R:St -> {C, strip(R), info(St)} end.
-info([{_, _, _, L} | _]) -> proplists:get_value(error_info, L);
-info(_) -> none.
-strip({R, [{_, _, _, _} | _]}) -> R;
-strip(R) -> R.

@@ -89,7 +89,7 @@ public final class ErlangMiscBifs implements BifModule {
     private static Term str(String s) { return IoLists.stringToCharlist(s); }
 
     private static Term systemFlag(ErlProcess p, Term flag, Term value) {
-        if (!(flag instanceof EAtom f)) throw ErlangException.badarg();
+        if (!(flag instanceof EAtom f)) throw ErlangException.ertsBadarg("badopt");
         return switch (f.name) {
             case "backtrace_depth" -> ESmall.of(8);
             case "schedulers_online" -> ESmall.of(p.vm.scheduler.count());
@@ -109,7 +109,7 @@ public final class ErlangMiscBifs implements BifModule {
             case "time_offset" -> EAtom.of("final");
             case "system_logger" -> value;
             case "erts_alloc", "cpu_topology", "dirty_cpu_schedulers_online", "scheduler_bind_type", "outstanding_system_requests_limit" -> value;
-            default -> throw ErlangException.badarg();
+            default -> throw ErlangException.ertsBadarg("badopt");   // an unknown flag
         };
     }
 }

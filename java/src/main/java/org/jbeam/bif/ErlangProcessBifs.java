@@ -1,5 +1,6 @@
 package org.jbeam.bif;
 
+import org.jbeam.interp.Interpreter;
 import org.jbeam.interp.Trap;
 import org.jbeam.runtime.ErlProcess;
 import org.jbeam.runtime.ErlangException;
@@ -311,11 +312,10 @@ public final class ErlangProcessBifs implements BifModule {
 
     private static Term exit2(ErlProcess p, Term target, Term reason) {
         if (target instanceof EPid pid) {
-            if (pid.equals(p.pid) && reason != EAtom.KILL && !p.trapExit && reason != EAtom.NORMAL) {
-                throw ErlangException.exit(reason);
-            }
             p.vm.exitSignal(p.pid, pid, reason, false);
-            if (pid.equals(p.pid)) yieldForSignal(p);
+            // exit(self(), R) takes effect before the next instruction, as in OTP: unless trap_exit
+            // turned it into a message, the process is gone, and no catch in it sees the exit.
+            if (pid.equals(p.pid) && !org.jbeam.runtime.Signals.drain(p)) throw Interpreter.exitNow(p);
             return EAtom.TRUE;
         }
         if (target instanceof EPort port) {
@@ -326,11 +326,6 @@ public final class ErlangProcessBifs implements BifModule {
             return EAtom.TRUE;
         }
         throw ErlangException.badarg();
-    }
-
-    /** exit(self(), R) takes effect before the next instruction, as in OTP. */
-    private static void yieldForSignal(ErlProcess p) {
-        if (!org.jbeam.runtime.Signals.drain(p)) throw ErlangException.exit(p.exitReason);
     }
 
     /**

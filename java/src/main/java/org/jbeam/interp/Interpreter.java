@@ -742,6 +742,15 @@ public final class Interpreter {
         else put(in.d, EFloat.of(fr[in.a & Instr.INDEX_MASK]));
     }
 
+    /**
+     * For a BIF whose own signal ended its process (exit(self(), R) when not trapping exits, or
+     * kill): exits it now and returns what to throw. It is not an Erlang exception, so no catch or
+     * try in the process sees it, as with erts, where the process is gone before the next instruction.
+     */
+    public static RuntimeException exitNow(ErlProcess proc) {
+        return new Preempt(proc.interpreter.exit(proc.exitReason));
+    }
+
     /** Thrown to leave the loop after a preemption inside a call helper. */
     static final class Preempt extends RuntimeException {
         final int outcome;
