@@ -94,8 +94,6 @@ public final class EtsBifs implements BifModule {
             spec = org.jbeam.ets.MatchSpec.compileExplained(ms, p.vm.bifs, trace);
         } catch (org.jbeam.ets.MatchSpec.Invalid e) {
             problem = e.getMessage();
-        } catch (ErlangException e) {
-            problem = "Match program is invalid.";
         }
         if (problem != null)
             return ETuple.of(EAtom.ERROR, ECons.of(ETuple.of(EAtom.ERROR, IoLists.stringToCharlist(problem))));

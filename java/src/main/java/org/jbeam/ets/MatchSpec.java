@@ -46,7 +46,7 @@ public final class MatchSpec {
         if (cl == null || (cl.length == 0 && !allowEmpty)) throw ErlangException.badarg();
         try {
             return compileExplained(cl, bifs, trace);
-        } catch (Invalid | ErlangException e) {
+        } catch (Invalid e) {
             throw ErlangException.badarg();
         }
     }

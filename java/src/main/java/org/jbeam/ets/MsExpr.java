@@ -184,6 +184,9 @@ abstract sealed class MsExpr {
             "process_dump", "enable_trace", "disable_trace", "trace", "display", "caller", "caller_line", "set_tcw",
             "silent", "set_seq_token", "get_seq_token", "is_seq_trace");
 
+    /** '$N', '$_' or '$$': a match variable, never a function name. */
+    private static boolean isVariable(EAtom a) { return MsPattern.varNumber(a) >= 0 || a.name.equals("$_") || a.name.equals("$$"); }
+
     private static MatchSpec.Invalid noFunction(EAtom f, int n) {
         return MatchSpec.invalid("Function " + TermPrinter.display(f) + "/" + n + " does_not_exist.");
     }
@@ -206,15 +209,13 @@ abstract sealed class MsExpr {
                 return new ConstE(a);
             }
             case ETuple tu -> {
-                if (tu.arity() == 0 || !(tu.get(0) instanceof EAtom f0) || MsPattern.varNumber(f0) >= 0 || f0.name.equals("$_") || f0.name.equals("$$"))
-                    if (!(tu.arity() == 1 && tu.get(0) instanceof ETuple))
-                        throw MatchSpec.invalid(TermPrinter.display(tu) + " is neither a function call, nor a tuple (tuples are written {{ ... }}).");
                 if (tu.arity() == 1 && tu.get(0) instanceof ETuple inner) {
                     MsExpr[] el = new MsExpr[inner.arity()];
                     for (int i = 0; i < el.length; i++) el[i] = compile(inner.get(i), slots, bifs, trace);
                     return new TupleE(el);
                 }
-                EAtom f = (EAtom) tu.get(0);
+                if (tu.arity() == 0 || !(tu.get(0) instanceof EAtom f) || isVariable(f))
+                    throw MatchSpec.invalid(TermPrinter.display(tu) + " is neither a function call, nor a tuple (tuples are written {{ ... }}).");
                 int n = tu.arity() - 1;
                 if (f.name.equals("const")) {
                     if (n == 1) return new ConstE(tu.get(1));

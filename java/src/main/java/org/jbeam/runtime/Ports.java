@@ -25,7 +25,8 @@ public final class Ports {
         public EAtom name;
         /** The driver behind a {spawn_driver, Name} port (null for fd ports). */
         public volatile Driver driver;
-        public String driverName = "fd";
+        /** port_info(P, name): "In/Out" for an fd port (openFd), the driver's name otherwise (openDriver). */
+        public String driverName;
         /** Processes linked to this port: the opener, later owners (port_connect links the new one, the old
          *  stays until it unlinks) and link/1 callers. process_info(P, links) lists the port for each. */
         public final java.util.Set<EPid> links = ConcurrentHashMap.newKeySet();

@@ -12,10 +12,10 @@ public final class Registry {
 
     public Term whereis(EAtom name) { return names.get(name); }
 
-    /** Registers; false if the name is taken or the process already has a name. */
     /** Outcomes of {@link #register}: erts' checks in its order (error_info causes notalive, registered_name, none). */
     public static final int REGISTERED = 0, NOT_ALIVE = 1, HAS_NAME = 2, NAME_TAKEN = 3;
 
+    /** Registers {@code p} as {@code name}; REGISTERED, or why not (the first failing check). */
     public int register(EAtom name, ErlProcess p) {
         synchronized (p) {
             if (!p.isAlive()) return NOT_ALIVE;
