@@ -12,7 +12,7 @@ import org.jbeam.term.*;
 public final class Messaging {
     private Messaging() {}
 
-    static final int WAIT = 0, RETRY = 1, TIMED_OUT = 2;
+    static final int WAIT = 0, RETRY = 1, TIMED_OUT = 2, EXITING = 3;
 
     private static final EAtom SEND = EAtom.of("send");
 
@@ -55,7 +55,10 @@ public final class Messaging {
 
     private static final EAtom TIMEOUT_VALUE = EAtom.of("timeout_value");
 
-    /** wait_timeout: WAIT (suspend), RETRY (new messages arrived: re-run loop_rec) or TIMED_OUT. */
+    /**
+     * wait_timeout: WAIT (suspend), RETRY (new messages arrived: re-run loop_rec), TIMED_OUT, or
+     * EXITING (an exit signal taken just now ends the process).
+     */
     static int waitTimeout(Interpreter it, int operand) {
         ErlProcess p = it.p;
         if (p.timedOut) { p.timedOut = false; return TIMED_OUT; }
@@ -80,10 +83,13 @@ public final class Messaging {
      * receive loop has examined every older one. Testing "a message at the save pointer" instead
      * spun a receive with no clauses ({@code receive after T}, timer:sleep) — whose loop label is
      * the wait_timeout itself — on the CPU for all of T whenever an unrelated message was queued.
+     * An exit signal taken here is EXITING, not RETRY: with no loop_rec to notice it, that
+     * receive spun for ever on its scheduler thread (a kill that arrived while the process ran,
+     * just before it waited).
      */
     private static int drainForWait(ErlProcess p) {
         Object tail = p.mailbox.mark();
-        if (!Signals.drain(p)) return RETRY; // exiting: loop_rec notices
+        if (!Signals.drain(p)) return EXITING;
         return p.mailbox.mark() != tail || p.timedOut ? RETRY : WAIT;
     }
 

@@ -62,6 +62,7 @@ final class Receive {
         return switch (Messaging.waitTimeout(it, operand)) {
             case Messaging.WAIT -> leave(it, it.suspend(loop, 0, Interpreter.WAITING));
             case Messaging.RETRY -> loop;
+            case Messaging.EXITING -> leave(it, it.exit(it.p.exitReason));
             default -> next;
         };
     }
