@@ -624,8 +624,10 @@ public final class Interpreter {
             proc.startExport = t.export;
             proc.hibernated = true;
             setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
-            Signals.drain(proc);
-            if (proc.mailbox.current() != null || proc.exitReason != null) return org.jbeam.runtime.ProcessTable.PC_START;
+            // An exit signal taken here ends the process now (it would otherwise wake into its
+            // function and handle queued messages until its slice ran out).
+            if (!Signals.drain(proc)) throw exitNow(proc);
+            if (proc.mailbox.current() != null) return org.jbeam.runtime.ProcessTable.PC_START;
             throw new Preempt(suspend(org.jbeam.runtime.ProcessTable.PC_START, args.length, WAITING));
         }
         if (t.export != null) return callExport(t.export, args.length, ret, pc);

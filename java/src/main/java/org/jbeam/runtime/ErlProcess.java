@@ -304,15 +304,25 @@ public final class ErlProcess {
     /** Incremented whenever a receive timer is started or cancelled; stale timeouts are ignored. */
     public int timerGen;
 
-    /** Queued messages, including those sent but not yet taken from the inbox. */
-    public int messageQueueLen() { return mailbox.size() + inbox.pendingMessages(); }
+    /**
+     * Queued messages, including those sent but not yet taken from the inbox and, for a process
+     * trapping exits, the exit signals there that will become messages (see Inbox).
+     */
+    public int messageQueueLen() {
+        int n = mailbox.size() + inbox.pendingMessages();
+        return trapExit ? n + inbox.pendingSignalMessages(this::trappedExitMessage) : n;
+    }
 
     /** Queued messages, oldest first, including those not yet taken from the inbox (see Inbox). */
     public java.util.List<Term> queuedMessages() {
         status.get(); // see Inbox.pendingMessagesInto
         java.util.List<Term> l = new java.util.ArrayList<>(mailbox.messages());
-        inbox.pendingMessagesInto(l);
+        inbox.pendingMessagesInto(l, trapExit ? this::trappedExitMessage : null);
         return l;
+    }
+
+    private Term trappedExitMessage(Object signal) {
+        return signal instanceof Signals.Exit e ? Signals.trappedExitMessage(this, e) : null;
     }
 
     public Map<Term, Term> dict() {

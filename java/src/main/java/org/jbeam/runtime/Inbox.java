@@ -58,16 +58,32 @@ final class Inbox {
     int pendingMessages() { return Math.max(0, (int) PENDING.getVolatile(this)); }
 
     /**
-     * Any thread: appends the messages (not signals) still in the inbox, oldest first, for another
-     * process's process_info(P, messages). Exact while the owner is not running (waiting or
-     * suspended); while it runs, a message it is moving to the mailbox may be missed or seen twice.
-     * The caller reads the owner's status first: its volatile write when it last stopped running
-     * makes the owner's {@code head} visible here.
+     * Any thread: appends the messages still in the inbox, oldest first, for another process's
+     * process_info(P, messages). Exact while the owner is not running (waiting or suspended);
+     * while it runs, a message it is moving to the mailbox may be missed or seen twice. The
+     * caller reads the owner's status first: its volatile write when it last stopped running
+     * makes the owner's {@code head} visible here. A signal that will become a message when the
+     * owner handles it (an exit signal it traps) is added as that message when
+     * {@code asMessage} gives one: erts handles the signals sent before a process_info request
+     * first, so they show as queued messages there even while the owner runs.
      */
-    void pendingMessagesInto(java.util.List<org.jbeam.term.Term> out) {
+    void pendingMessagesInto(java.util.List<org.jbeam.term.Term> out,
+                             java.util.function.Function<Object, org.jbeam.term.Term> asMessage) {
         for (MsgNode n = (MsgNode) NEXT.getAcquire(head); n != null; n = (MsgNode) NEXT.getAcquire(n)) {
-            if (n.value instanceof org.jbeam.term.Term t) out.add(t);
+            Object v = n.value;
+            if (v instanceof org.jbeam.term.Term t) out.add(t);
+            else if (v != null && asMessage != null && asMessage.apply(v) instanceof org.jbeam.term.Term t) out.add(t);
         }
+    }
+
+    /** Any thread: how many signals still in the inbox {@code asMessage} turns into messages. */
+    int pendingSignalMessages(java.util.function.Function<Object, org.jbeam.term.Term> asMessage) {
+        int count = 0;
+        for (MsgNode n = (MsgNode) NEXT.getAcquire(head); n != null; n = (MsgNode) NEXT.getAcquire(n)) {
+            Object v = n.value;
+            if (v != null && !(v instanceof org.jbeam.term.Term) && asMessage.apply(v) != null) count++;
+        }
+        return count;
     }
 
     /** The owning process only: {@code n} messages were moved to the mailbox. */

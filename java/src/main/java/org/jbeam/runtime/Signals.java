@@ -118,6 +118,20 @@ public final class Signals {
         return false;
     }
 
+    /**
+     * The {'EXIT', From, Reason} message exit signal {@code e} becomes when {@code p} handles it
+     * while trapping exits, or null: an unlinked kill cannot be trapped, and a link exit whose
+     * link is gone is dropped (as {@link #exitSignal} decides). For process_info from any thread.
+     */
+    static Term trappedExitMessage(ErlProcess p, Exit e) {
+        if (e.linked()) {
+            if (e.from() instanceof EPid from) {
+                synchronized (p) { if (!p.links.contains(from)) return null; }
+            } else if (!(e.from() instanceof EPort)) return null;
+        } else if (e.reason() == EAtom.KILL) return null;
+        return ETuple.of(EAtom.EXIT, e.from(), e.reason());
+    }
+
     // ---- receive timers ----
 
     public static void startReceiveTimer(ErlProcess p, long ms) {
