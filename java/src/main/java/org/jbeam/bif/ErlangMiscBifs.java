@@ -108,6 +108,8 @@ public final class ErlangMiscBifs implements BifModule {
             case "microstate_accounting" -> SchedulerStats.msaccFlag(p, value);
             case "time_offset" -> EAtom.of("final");
             case "system_logger" -> value;
+            case "sequential_tracer" -> org.jbeam.trace.SeqTrace.setTracer(p, value);
+            case "reset_seq_trace" -> org.jbeam.trace.SeqTrace.reset(p);
             case "erts_alloc", "cpu_topology", "dirty_cpu_schedulers_online", "scheduler_bind_type", "outstanding_system_requests_limit" -> value;
             default -> throw ErlangException.ertsBadarg("badopt");   // an unknown flag
         };

@@ -13,6 +13,6 @@ public final class Natives {
                 new ListsBifs(), new MapsBifs(), new BinaryBifs(), new UnicodeBifs(), new ReBifs(),
                 new org.jbeam.etf.EtfBifs(), new PortBifs(), new OsBifs(), new ErtsInternalBifs(),
                 new PersistentTermBifs(), new ErlangNumberBifs(), new ErlangMiscBifs(), new PrimFileBifs(), new org.jbeam.socket.SocketNifs(), new EtsBifs(),
-                new MiscNatives(), new org.jbeam.inet.InetNatives(), new org.jbeam.zlib.ZlibNifs(), new org.jbeam.trace.TraceBifs(), new org.jbeam.ddll.DdllBifs()));
+                new MiscNatives(), new org.jbeam.inet.InetNatives(), new org.jbeam.zlib.ZlibNifs(), new org.jbeam.trace.TraceBifs(), new org.jbeam.trace.SeqTrace(), new org.jbeam.ddll.DdllBifs()));
     }
 }

@@ -120,9 +120,9 @@ final class ProcessInfo {
             case "current_location" -> currentLocation(self, q);
             case "backtrace" -> Backtrace.of(self, q);
             case "trace" -> { var ts = q.trace; yield ESmall.of(ts == null ? 0 : org.jbeam.trace.TraceFlags.ertsWord(ts.flags())); }
-            // Sequential tracing and call saving are not implemented (and cannot be switched on), so
-            // these are what erts reports for a process without them.
-            case "sequential_trace_token" -> ENil.NIL;
+            // Read from another process while q runs: the token it had at some recent moment.
+            case "sequential_trace_token" -> { ETuple t = q.seqToken; yield t == null ? ENil.NIL : t; }
+            // Call saving is not implemented (and cannot be switched on): erts' answer without it.
             case "last_calls" -> EAtom.FALSE;
             // Off-heap binaries and magic references: the JVM's collector owns these, so no process
             // holds a list of them.

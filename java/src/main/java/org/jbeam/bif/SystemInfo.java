@@ -117,7 +117,7 @@ public final class SystemInfo {
             case "trace_control_word" -> ESmall.ZERO;
             case "modified_timing_level" -> EAtom.UNDEFINED;
             case "c_compiler_used" -> ETuple.of(EAtom.of("gnuc"), ETuple.of(ESmall.of(12), ESmall.of(2), ESmall.ZERO));
-            case "sequential_tracer" -> ETuple.of(EAtom.of("sequential_tracer"), EAtom.FALSE);
+            case "sequential_tracer" -> org.jbeam.trace.SeqTrace.tracerInfo(p.vm);
             case "outstanding_system_requests_limit" -> ESmall.of(4000);
             case "busy_limit" -> ESmall.of(1024 * 1024);
             default -> throw ErlangException.badarg();

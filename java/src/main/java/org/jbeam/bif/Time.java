@@ -33,7 +33,9 @@ public final class Time {
         return q.longValue();
     }
 
-    public static long monotonicNative(ErlProcess p) { return System.nanoTime() - p.vm.startNanos - 576460752303423488L / 64; }
+    public static long monotonicNative(ErlProcess p) { return monotonicNative(p.vm); }
+
+    public static long monotonicNative(org.jbeam.runtime.Runtime vm) { return System.nanoTime() - vm.startNanos - 576460752303423488L / 64; }
 
     static long systemNative() {
         java.time.Instant i = java.time.Instant.now();

@@ -41,6 +41,9 @@ public final class Messaging {
     static void removeMessage(Interpreter it) {
         ErlProcess p = it.p;
         p.waitingForever = false;
+        // Sequential tracing: the message's token (or none) becomes the process's (ADR 0070).
+        org.jbeam.term.ETuple token = p.mailbox.currentToken();
+        if (token != null || p.seqToken != null) org.jbeam.trace.SeqTrace.received(p, token, p.mailbox.current());
         p.mailbox.removeCurrent();
         Signals.cancelReceiveTimer(p);
     }

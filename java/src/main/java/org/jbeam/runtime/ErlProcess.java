@@ -153,6 +153,20 @@ public final class ErlProcess {
         wake();
     }
 
+    /** Enqueue a message carrying sequential trace token {@code token} (ADR 0070) and wake the process. */
+    public void deliver(Term msg, ETuple token) {
+        if (status.get() == EXITED) return;
+        inbox.offer(msg, token);
+        wake();
+    }
+
+    /**
+     * Sequential tracing (org.jbeam.trace.SeqTrace): the process's token (null: none), its clock
+     * and the serial it last received. Owned by the process (reset_seq_trace aside).
+     */
+    public ETuple seqToken;
+    public long seqClock, seqLastCnt;
+
     /** Make the process runnable if it waits; mark it notified if it runs. */
     public void wake() {
         while (true) {

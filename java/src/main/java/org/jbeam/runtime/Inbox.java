@@ -50,7 +50,16 @@ final class Inbox {
     void offer(Object v) {
         // Messages are Terms (a class check; signals are records implementing an interface).
         if (v instanceof Term) PENDING.getAndAdd(this, 1);
-        MsgNode n = new MsgNode(v);
+        offerNode(new MsgNode(v));
+    }
+
+    /** Any thread: a message with a sequential trace token. */
+    void offer(Term m, org.jbeam.term.ETuple token) {
+        PENDING.getAndAdd(this, 1);
+        offerNode(new TokenNode(m, token));
+    }
+
+    private void offerNode(MsgNode n) {
         MsgNode prev = (MsgNode) TAIL.getAndSet(this, n);
         NEXT.setRelease(prev, n);
     }

@@ -32,6 +32,11 @@ public final class Mailbox {
         return n == null ? null : (Term) n.value;
     }
 
+    /** The sequential trace token of the current message, or null (none, or no message). */
+    public org.jbeam.term.ETuple currentToken() {
+        return save.next instanceof TokenNode n ? n.token : null;
+    }
+
     /** Remove the current message and reset the save pointer (remove_message). */
     public void removeCurrent() {
         MsgNode n = save.next;

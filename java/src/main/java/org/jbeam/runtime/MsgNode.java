@@ -7,7 +7,7 @@ package org.jbeam.runtime;
  * instead of two (ADR 0028). The inbox keeps the node it took last as its stub, which reads only
  * {@code inNext}, so both links coexist.
  */
-final class MsgNode {
+class MsgNode {
     /** Inbox link: written once by the producer that enqueued the following node. */
     volatile MsgNode inNext;
     /**

@@ -102,6 +102,7 @@ public final class ProcessTable {
     /** {@code mfa}: the {M, F, Args} of a traced spawn, else null. */
     private ErlProcess start(ErlProcess parent, ErlProcess p, SpawnOptions opts, Term mfa) {
         if (mfa != null) org.jbeam.trace.Tracing.spawned(parent, p, mfa);
+        if (parent != null && parent.seqToken != null) org.jbeam.trace.SeqTrace.spawned(parent, p);
         if (opts != null) {
             if (opts.link && parent != null) {
                 p.links.add(parent.pid);

@@ -99,7 +99,28 @@ public final class Runtime {
     /** Erlang send ({@code Dest ! Msg}): pid, registered name, {Name, Node} or port. */
     public void send(ErlProcess from, Term dest, Term msg) {
         if (from != null && from.trace != null) org.jbeam.trace.Tracing.send(from, dest, msg);
+        if (from != null && from.seqToken != null && sendWithToken(from, dest, msg)) return;
         sendUntraced(from, dest, msg);
+    }
+
+    /** The sequential tracer (system_flag(sequential_tracer, T)), or null: none (ADR 0070). */
+    public volatile Term seqTracer;
+
+    /**
+     * A send from a process with a sequential trace token to a local process: the message carries
+     * the token. False for other destinations (ports, other nodes, unknown names), which take the
+     * plain path without it (and its errors).
+     */
+    private boolean sendWithToken(ErlProcess from, Term dest, Term msg) {
+        Term d = dest;
+        if (d instanceof EAtom name) d = registry.whereis(name);
+        else if (d instanceof ETuple t && t.arity() == 2 && t.get(0) instanceof EAtom name && t.get(1) == thisNode) d = registry.whereis(name);
+        else if (d instanceof ERef ref && ref.node == nodeName) d = aliases.target(ref);
+        if (!(d instanceof EPid pid) || pid.node != nodeName) return false;
+        ErlProcess to = resolve(pid);
+        if (to == null) return true; // a dead local process: the message goes nowhere, as without a token
+        to.deliver(msg, org.jbeam.trace.SeqTrace.sent(from, to, msg));
+        return true;
     }
 
     /** A send already traced (or not traced): a registered name's send resolves to its pid here. */
