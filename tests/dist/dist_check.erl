@@ -45,6 +45,7 @@ main([PeerS]) ->
     out(remote_pid, {is_pid(EchoPid), node(EchoPid) =:= Peer, EchoPid =/= self()}),
     EchoPid ! {self(), {big, lists:seq(1, 1000), <<7:80000>>, #{a => 1.5, "k" => [x | y]}, {1 bsl 100, -3}}},
     out(echo_big, receive {echo, {big, L, B, Mp, T}} -> {length(L), byte_size(B), Mp, T} after 5000 -> timeout end),
+    out(seq_trace, seq_trace_remote(Peer, EchoPid)),
     out(rpc, rpc:call(Peer, lists, reverse, [[1, 2, 3]])),
     out(rpc_node, rpc:call(Peer, erlang, node, []) =:= Peer),
     out(rpc_undef, element(1, element(2, rpc:call(Peer, nomod, nofun, [])))),
@@ -91,3 +92,33 @@ links(Peer) ->
     L2 = spawn_link(Peer, timer, sleep, [infinity]),
     exit(L2, stop_it),
     out(exit2, wait(fun({'EXIT', F, Why}) when F =:= L2 -> Why; (X) -> {unexpected, X} end)).
+
+%% A sequential trace token across the connection (SEND_TT, REG_SEND_TT): it goes to the peer's
+%% echo and comes back on its reply; the events are this node's (the peer has no tracer).
+seq_trace_remote(Peer, EchoPid) ->
+    Me = self(),
+    Tracer = spawn(fun() -> st_collect([]) end),
+    false = seq_trace:set_system_tracer(Tracer),
+    seq_trace:set_token(serial, {0, 0}),
+    seq_trace:set_token(label, dist),
+    seq_trace:set_token(send, true),
+    seq_trace:set_token('receive', true),
+    EchoPid ! {Me, by_pid},
+    R1 = receive {echo, by_pid} -> seq_trace:get_token() after 5000 -> timeout end,
+    {echo, Peer} ! {Me, by_name},
+    R2 = receive {echo, by_name} -> seq_trace:get_token() after 5000 -> timeout end,
+    seq_trace:set_token([]),
+    Tracer ! {dump, self()},
+    Es = receive {events, E} -> E after 5000 -> timeout end,
+    seq_trace:set_system_tracer(false),
+    st_anon({R1, R2, Es}).
+
+st_collect(Acc) ->
+    receive {dump, From} -> From ! {events, lists:reverse(Acc)}; E -> st_collect([E | Acc]) end.
+
+st_anon(P) when is_pid(P) -> case node(P) =:= node() of true -> local_pid; false -> remote_pid end;
+st_anon(A) when is_atom(A), A =:= node() -> this_node;
+st_anon(A) when is_atom(A) -> case lists:member($@, atom_to_list(A)) of true -> other_node; false -> A end;
+st_anon(T) when is_tuple(T) -> list_to_tuple([st_anon(X) || X <- tuple_to_list(T)]);
+st_anon(L) when is_list(L) -> [st_anon(X) || X <- L];
+st_anon(X) -> X.

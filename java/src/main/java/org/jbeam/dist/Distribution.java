@@ -1,5 +1,7 @@
 package org.jbeam.dist;
 
+import org.jbeam.trace.SeqTrace;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -319,19 +321,34 @@ public final class Distribution {
 
     // ---- outgoing messages and signals ----
 
+    /*
+     * A sender with a sequential trace token (ADR 0070) sends the *_TT form, the token last; the
+     * send event names the destination as given (pid, name or alias), the receiving node traces
+     * the receive.
+     */
+
     public void send(ErlProcess from, EPid to, Term msg) {
         DistConnection c = connection(to.node);
-        if (c != null) c.send(ETuple.of(ESmall.of(DistOps.SEND), EMPTY, to), msg, from);
+        if (c == null) return;
+        if (from != null && from.seqToken != null)
+            c.send(ETuple.of(ESmall.of(DistOps.SEND_TT), EMPTY, to, SeqTrace.sent(from, to, msg)), msg, from);
+        else c.send(ETuple.of(ESmall.of(DistOps.SEND), EMPTY, to), msg, from);
     }
 
     public void sendNamed(ErlProcess from, EAtom name, EAtom node, Term msg) {
         DistConnection c = connection(node);
-        if (c != null) c.send(ETuple.of(ESmall.of(DistOps.REG_SEND), sender(from), EMPTY, name), msg, from);
+        if (c == null) return;
+        if (from != null && from.seqToken != null)
+            c.send(ETuple.of(ESmall.of(DistOps.REG_SEND_TT), sender(from), EMPTY, name, SeqTrace.sent(from, ETuple.of(name, node), msg)), msg, from);
+        else c.send(ETuple.of(ESmall.of(DistOps.REG_SEND), sender(from), EMPTY, name), msg, from);
     }
 
     public void sendAlias(ErlProcess from, ERef alias, Term msg) {
         DistConnection c = connection(alias.node);
-        if (c != null && c.has(ALIAS)) c.send(ETuple.of(ESmall.of(DistOps.ALIAS_SEND), sender(from), alias), msg, from);
+        if (c == null || !c.has(ALIAS)) return;
+        if (from != null && from.seqToken != null)
+            c.send(ETuple.of(ESmall.of(DistOps.ALIAS_SEND_TT), sender(from), alias, SeqTrace.sent(from, alias, msg)), msg, from);
+        else c.send(ETuple.of(ESmall.of(DistOps.ALIAS_SEND), sender(from), alias), msg, from);
     }
 
     private static EPid sender(ErlProcess from) { return from != null ? from.pid : new EPid(EAtom.NONODE, 0, 0, 0); }

@@ -119,7 +119,7 @@ public final class Runtime {
         if (!(d instanceof EPid pid) || pid.node != nodeName) return false;
         ErlProcess to = resolve(pid);
         if (to == null) return true; // a dead local process: the message goes nowhere, as without a token
-        to.deliver(msg, org.jbeam.trace.SeqTrace.sent(from, to, msg));
+        to.deliver(msg, org.jbeam.trace.SeqTrace.sent(from, to.pid, msg));
         return true;
     }
 

@@ -17,7 +17,8 @@ import org.jbeam.term.*;
  * it last received; a send or print takes {@code {LastCnt, ++Clock}}, a receive sets the clock to
  * at least the message's serial.
  *
- * <p>Not done: tokens across the distribution and to ports (dropped), a tracer module or port
+ * <p>Across the distribution the token travels in the *_TT control messages. Not done: tokens
+ * to ports (dropped), a tracer module or port
  * as sequential tracer (badarg), and the spawn_request/spawn_reply events erts emits when a
  * process with a token spawns (the child inherits the token without them).
  */
@@ -64,12 +65,13 @@ public final class SeqTrace implements BifModule {
     // ---- hooks ----
 
     /**
-     * {@code from}, which holds a token, sends {@code msg} to the local process {@code to}: the
-     * token the message carries (the send event traced if asked for).
+     * {@code from}, which holds a token, sends {@code msg} to {@code to} (a local process's pid, or
+     * the destination on another node as given): the token the message carries (the send event
+     * traced if asked for).
      */
-    public static ETuple sent(ErlProcess from, ErlProcess to, Term msg) {
+    public static ETuple sent(ErlProcess from, Term to, Term msg) {
         ETuple t = advance(from);
-        if ((flags(t) & SEND) != 0) emit(from.vm, t, ETuple.of(SEND_A, serials(t), from.pid, to.pid, msg));
+        if ((flags(t) & SEND) != 0) emit(from.vm, t, ETuple.of(SEND_A, serials(t), from.pid, to, msg));
         return t;
     }
 
