@@ -109,7 +109,37 @@ main() ->
     receive {events, Es} -> [io:format("event ~p~n", [shape(E)]) || E <- Es] end,
     io:format("tracer off: ~p ~p~n", [seq_trace:set_system_tracer(false) =:= Tracer, seq_trace:get_system_tracer()]),
     io:format("bad tracer: ~p~n", [outcome(fun() -> seq_trace:set_system_tracer(not_a_tracer) end)]),
+    io:format("module tracer: ~p~n", [outcome(fun() -> erlang:system_flag(sequential_tracer, {erl_tracer, []}) end)]),
+    %% A dead process cannot become the tracer; a tracer that has exited reads as false.
+    Dead = spawn(fun() -> ok end),
+    timer:sleep(20),
+    io:format("dead tracer: ~p~n", [outcome(fun() -> seq_trace:set_system_tracer(Dead) end)]),
+    Dies = spawn(fun() -> receive stop -> ok end end),
+    false = seq_trace:set_system_tracer(Dies),
+    Mon = monitor(process, Dies),
+    Dies ! stop,
+    receive {'DOWN', Mon, _, _, _} -> ok end,
+    io:format("tracer exited: ~p ~p~n", [seq_trace:get_system_tracer(), seq_trace:set_system_tracer(false)]),
+    %% A port as tracer gets each event in the external format (cat echoes it back).
+    Cat = open_port({spawn, "cat"}, [binary]),
+    io:format("port tracer: ~p~n", [seq_trace:set_system_tracer(Cat)]),
+    run(print_to_port, fun() ->
+        seq_trace:set_token(serial, {0, 0}),
+        seq_trace:set_token(label, port),
+        seq_trace:set_token(print, true),
+        seq_trace:print(to_port)
+    end),
+    io:format("port got: ~p~n", [anon(binary_to_term(port_data(Cat, <<>>)))]),
+    seq_trace:set_system_tracer(false),
+    port_close(Cat),
     ok.
+
+port_data(Port, Acc) ->
+    receive {Port, {data, D}} ->
+        B = <<Acc/binary, D/binary>>,
+        try binary_to_term(B), B catch error:badarg -> port_data(Port, B) end
+    after 5000 -> timeout
+    end.
 
 %% Runs F in a process of its own, whose token is cleared before it reports.
 run(Name, F) ->
@@ -121,7 +151,7 @@ outcome(F) -> try F() catch C:R -> {C, R} end.
 
 collect(Acc) ->
     receive
-        {dump, From} -> From ! {events, lists:reverse(Acc)};
+        {dump, From} -> From ! {events, lists:reverse(Acc)}, collect([]);
         E -> collect([E | Acc])
     end.
 

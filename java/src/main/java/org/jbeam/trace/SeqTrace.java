@@ -18,7 +18,7 @@ import org.jbeam.term.*;
  * at least the message's serial.
  *
  * <p>Across the distribution the token travels in the *_TT control messages. Not done: tokens
- * to ports (dropped), a tracer module or port
+ * to ports (dropped), a tracer module
  * as sequential tracer (badarg), and the spawn_request/spawn_reply events erts emits when a
  * process with a token spawns (the child inherits the token without them).
  */
@@ -71,7 +71,7 @@ public final class SeqTrace implements BifModule {
      */
     public static ETuple sent(ErlProcess from, Term to, Term msg) {
         ETuple t = advance(from);
-        if ((flags(t) & SEND) != 0) emit(from.vm, t, ETuple.of(SEND_A, serials(t), from.pid, to, msg));
+        if ((flags(t) & SEND) != 0) emit(from, t, ETuple.of(SEND_A, serials(t), from.pid, to, msg));
         return t;
     }
 
@@ -82,7 +82,7 @@ public final class SeqTrace implements BifModule {
         long s = serial(t);
         if (s > p.seqClock) p.seqClock = s;
         p.seqLastCnt = s;
-        if ((flags(t) & RECEIVE) != 0) emit(p.vm, t, ETuple.of(RECEIVE_A, serials(t), t.get(3), p.pid, msg));
+        if ((flags(t) & RECEIVE) != 0) emit(p, t, ETuple.of(RECEIVE_A, serials(t), t.get(3), p.pid, msg));
     }
 
     /** A process with a token spawns {@code child}: the child starts with the token. */
@@ -95,13 +95,30 @@ public final class SeqTrace implements BifModule {
 
     private static ETuple serials(ETuple t) { return ETuple.of(ESmall.of(lastCnt(t)), ESmall.of(serial(t))); }
 
-    private static void emit(Runtime vm, ETuple t, ETuple info) {
-        if (!(vm.seqTracer instanceof EPid tracer)) return;
+    /** An event of {@code p}'s to the sequential tracer, if there is one (a process or a port). */
+    private static void emit(ErlProcess p, ETuple t, ETuple info) {
+        Runtime vm = p.vm;
+        Term tracer = vm.seqTracer;
+        if (tracer == null) return;
         int f = flags(t);
         int ts = f & (NOW_TS | STRICT_MON_TS | MON_TS);
         ts &= -ts; // the least significant one, as erts
         Term msg = ts == 0 ? ETuple.of(SEQ_TRACE, label(t), info) : ETuple.of(SEQ_TRACE, label(t), info, timestamp(vm, ts));
-        vm.sendTo(tracer, msg);
+        if (tracer instanceof EPid pid) vm.sendTo(pid, msg);
+        else if (!PortTracer.output(p, (EPort) tracer, msg)) tracerGone(vm, tracer);
+    }
+
+    /** The tracer, or null once it has exited or closed (erts then answers false, and forgets it). */
+    private static Term liveTracer(Runtime vm) {
+        Term t = vm.seqTracer;
+        boolean alive = t instanceof EPid pid ? vm.resolve(pid) instanceof ErlProcess q && q.isAlive()
+                : t instanceof EPort port && vm.ports.get(port) != null;
+        if (t != null && !alive) { tracerGone(vm, t); return null; }
+        return t;
+    }
+
+    private static void tracerGone(Runtime vm, Term tracer) {
+        synchronized (vm) { if (vm.seqTracer == tracer) vm.seqTracer = null; }
     }
 
     private static Term timestamp(Runtime vm, int ts) {
@@ -169,22 +186,27 @@ public final class SeqTrace implements BifModule {
         ETuple t = p.seqToken;
         if (t == null || label != null && !label.equals(label(t))) return EAtom.FALSE;
         t = advance(p);
-        if ((flags(t) & PRINT) != 0) emit(p.vm, t, ETuple.of(PRINT_A, serials(t), p.pid, ENil.NIL, msg));
+        if ((flags(t) & PRINT) != 0) emit(p, t, ETuple.of(PRINT_A, serials(t), p.pid, ENil.NIL, msg));
         return EAtom.TRUE;
     }
 
-    /** erlang:system_flag(sequential_tracer, Tracer): a local pid or false; the previous one. */
+    /**
+     * erlang:system_flag(sequential_tracer, Tracer): a live local process, a local open port or
+     * false; the previous one (false if it has gone).
+     */
     public static Term setTracer(ErlProcess p, Term tracer) {
-        if (!(tracer == EAtom.FALSE || tracer instanceof EPid pid && pid.node == p.vm.nodeName))
+        if (!(tracer == EAtom.FALSE || tracer instanceof EPid pid && p.vm.resolve(pid) instanceof ErlProcess q && q.isAlive()
+                || tracer instanceof EPort port && port.node == p.vm.nodeName && p.vm.ports.get(port) != null))
             throw ErlangException.badarg();
-        Term old = p.vm.seqTracer;
+        Term old = liveTracer(p.vm);
         p.vm.seqTracer = tracer == EAtom.FALSE ? null : tracer;
         return old == null ? EAtom.FALSE : old;
     }
 
     /** erlang:system_info(sequential_tracer). */
     public static Term tracerInfo(Runtime vm) {
-        return ETuple.of(EAtom.of("sequential_tracer"), vm.seqTracer == null ? EAtom.FALSE : vm.seqTracer);
+        Term t = liveTracer(vm);
+        return ETuple.of(EAtom.of("sequential_tracer"), t == null ? EAtom.FALSE : t);
     }
 
     /** erlang:system_flag(reset_seq_trace, true): every process's token and clocks cleared. */
