@@ -18,6 +18,7 @@ main() ->
          io:format("~p trapped: ~p~n", [S, one(S, {shutdown, why}, true)])
      end || S <- States],
     io:format("races: ~p~n", [lists:usort([race(I) || I <- lists:seq(1, 300)])]),
+    io:format("down while running: ~p~n", [down_while_running()]),
     gen_tcp:close(L).
 
 %% Start a process in State, then send it the exit signal; {How it ended, its ports closed?}.
@@ -105,3 +106,26 @@ race(_) ->
     P ! ignored,
     exit(P, kill),
     receive {'DOWN', M, process, P, Why} -> Why after 5000 -> hung end.
+
+%% A 'DOWN' sent to a process while it runs a long BIF shows in its queue at once (erts handles
+%% the signals sent before a process_info request first).
+down_while_running() ->
+    Me = self(),
+    Big = binary:copy(<<"0123456789abcdef">>, 1 bsl 19),
+    P = spawn(fun() ->
+        Q = spawn(fun() -> receive go -> ok end end),
+        _ = monitor(process, Q),
+        Me ! {q, Q},
+        receive start -> ok end,
+        _ = [erlang:md5(Big) || _ <- lists:seq(1, 40)],
+        receive stop -> ok end
+    end),
+    Q = receive {q, Q0} -> Q0 end,
+    P ! start,
+    timer:sleep(5),
+    Q ! go,
+    timer:sleep(100),
+    {messages, Ms} = process_info(P, messages),
+    R = {process_info(P, message_queue_len), [element(1, X) || X <- Ms]},
+    P ! stop,
+    R.

@@ -323,7 +323,7 @@ public final class ErlProcess {
      * trapping exits, the exit signals there that will become messages (see Inbox).
      */
     public int messageQueueLen() {
-        int n = mailbox.size() + inbox.pendingMessages();
+        int n = mailbox.size() + inbox.pendingMessages(); // 'DOWN's included (Inbox.offer)
         return trapExit ? n + inbox.pendingSignalMessages(this::trappedExitMessage) : n;
     }
 
@@ -331,8 +331,14 @@ public final class ErlProcess {
     public java.util.List<Term> queuedMessages() {
         status.get(); // see Inbox.pendingMessagesInto
         java.util.List<Term> l = new java.util.ArrayList<>(mailbox.messages());
-        inbox.pendingMessagesInto(l, trapExit ? this::trappedExitMessage : null);
+        inbox.pendingMessagesInto(l, this::signalMessage);
         return l;
+    }
+
+    /** The message a signal still in the inbox will be: a 'DOWN', or an exit this process traps. */
+    private Term signalMessage(Object signal) {
+        if (signal instanceof Signals.Down d) return d.message();
+        return trapExit ? trappedExitMessage(signal) : null;
     }
 
     private Term trappedExitMessage(Object signal) {

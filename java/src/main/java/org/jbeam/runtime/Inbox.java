@@ -48,8 +48,9 @@ final class Inbox {
 
     /** Any thread. */
     void offer(Object v) {
-        // Messages are Terms (a class check; signals are records implementing an interface).
-        if (v instanceof Term) PENDING.getAndAdd(this, 1);
+        // Messages are Terms (a class check; signals are records implementing an interface). A
+        // 'DOWN' counts as a message already: erts would show it queued (see pendingMessagesInto).
+        if (v instanceof Term || Signals.Down.class.isInstance(v)) PENDING.getAndAdd(this, 1);
         offerNode(new MsgNode(v));
     }
 

@@ -50,6 +50,7 @@ public final class Signals {
                     continue;
                 }
                 n.value = null;
+                if (Down.class.isInstance(o)) moved++; // counted as pending when offered (Inbox.offer)
                 if (!handle(p, (Signal) o)) return false;
             }
         } finally {
