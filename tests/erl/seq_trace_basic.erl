@@ -63,6 +63,15 @@ main() ->
         unregister(seq_trace_basic_named),
         seq_trace:get_token()
     end),
+    Dead = spawn(fun() -> ok end),
+    timer:sleep(20),
+    run(send_to_dead_process, fun() ->
+        seq_trace:set_token(serial, {0, 0}),
+        seq_trace:set_token(label, dead),
+        seq_trace:set_token(send, true),
+        Dead ! nobody_there,
+        seq_trace:get_token()
+    end),
     run(cleared_by_plain_message, fun() ->
         seq_trace:set_token(serial, {0, 0}),
         seq_trace:set_token(label, 3),
@@ -111,8 +120,6 @@ main() ->
     io:format("bad tracer: ~p~n", [outcome(fun() -> seq_trace:set_system_tracer(not_a_tracer) end)]),
     io:format("module tracer: ~p~n", [outcome(fun() -> erlang:system_flag(sequential_tracer, {erl_tracer, []}) end)]),
     %% A dead process cannot become the tracer; a tracer that has exited reads as false.
-    Dead = spawn(fun() -> ok end),
-    timer:sleep(20),
     io:format("dead tracer: ~p~n", [outcome(fun() -> seq_trace:set_system_tracer(Dead) end)]),
     Dies = spawn(fun() -> receive stop -> ok end end),
     false = seq_trace:set_system_tracer(Dies),

@@ -16,18 +16,12 @@ import org.jbeam.term.*;
 final class DistDispatch {
     private DistDispatch() {}
 
-    /** {@code owned}: {@code b} is this packet's alone and never written again, so large binaries may view it. */
-    /** The trace token of a *_TT control message (its last element), or null. */
+    /** The sequential trace token of a *_TT control message (its last element), or null. */
     private static ETuple token(ETuple m, ESmall op, int tt1, int tt2) {
         return (op.value == tt1 || op.value == tt2) && m.get(m.arity() - 1) instanceof ETuple t && t.arity() == 5 ? t : null;
     }
 
-    /** A message from another node to a local pid, with the sender's trace token or none. */
-    private static void deliver(Runtime vm, EPid to, Term msg, ETuple token) {
-        if (token == null) { vm.sendTo(to, msg); return; }
-        if (vm.resolve(to) instanceof ErlProcess p) p.deliver(msg, token);
-    }
-
+    /** {@code owned}: {@code b} is this packet's alone and never written again, so large binaries may view it. */
     static void handle(DistConnection c, byte[] b, int off, int len, boolean owned) {
         if ((b[off] & 0xFF) != DistOps.PASS_THROUGH) throw new IllegalArgumentException("no pass-through prefix: " + (b[off] & 0xFF));
         TermDecoder.Result ctl = TermDecoder.decode(b, off + 1, len - 1, false, org.jbeam.etf.EtfBifs.funResolver);
@@ -39,16 +33,19 @@ final class DistDispatch {
         switch ((int) op.value) {
             // The *_TT forms carry the sender's sequential trace token last (ADR 0070).
             case DistOps.SEND, DistOps.SEND_TT, DistOps.SEND_SENDER, DistOps.SEND_SENDER_TT -> {
-                if (m.get(2) instanceof EPid to) deliver(vm, to, payload, token(m, op, DistOps.SEND_TT, DistOps.SEND_SENDER_TT));
+                if (m.get(2) instanceof EPid to) vm.sendTo(to, payload, token(m, op, DistOps.SEND_TT, DistOps.SEND_SENDER_TT));
             }
             case DistOps.REG_SEND, DistOps.REG_SEND_TT -> {
-                if (m.get(3) instanceof EAtom name && vm.registry.whereis(name) instanceof EPid to)
-                    deliver(vm, to, payload, token(m, op, DistOps.REG_SEND_TT, DistOps.REG_SEND_TT));
+                if (m.get(3) instanceof EAtom name) {
+                    Term to = vm.registry.whereis(name);
+                    if (to instanceof EPid pid) vm.sendTo(pid, payload, token(m, op, DistOps.REG_SEND_TT, DistOps.REG_SEND_TT));
+                    else if (to != null) vm.send(null, to, payload); // a registered port
+                }
             }
             case DistOps.ALIAS_SEND, DistOps.ALIAS_SEND_TT -> {
                 if (m.get(2) instanceof ERef alias) {
                     EPid to = vm.aliases.target(alias);
-                    if (to != null) deliver(vm, to, payload, token(m, op, DistOps.ALIAS_SEND_TT, DistOps.ALIAS_SEND_TT));
+                    if (to != null) vm.sendTo(to, payload, token(m, op, DistOps.ALIAS_SEND_TT, DistOps.ALIAS_SEND_TT));
                 }
             }
             case DistOps.LINK -> link(c, (EPid) m.get(1), (EPid) m.get(2));

@@ -73,8 +73,8 @@ final class Inbox {
      * while it runs, a message it is moving to the mailbox may be missed or seen twice. The
      * caller reads the owner's status first: its volatile write when it last stopped running
      * makes the owner's {@code head} visible here. A signal that will become a message when the
-     * owner handles it (an exit signal it traps) is added as that message when
-     * {@code asMessage} gives one: erts handles the signals sent before a process_info request
+     * owner handles it (a 'DOWN', an exit signal it traps) is added as that message, which
+     * {@code asMessage} gives (null for other signals): erts handles the signals sent before a process_info request
      * first, so they show as queued messages there even while the owner runs.
      */
     void pendingMessagesInto(java.util.List<org.jbeam.term.Term> out,
@@ -82,7 +82,7 @@ final class Inbox {
         for (MsgNode n = (MsgNode) NEXT.getAcquire(head); n != null; n = (MsgNode) NEXT.getAcquire(n)) {
             Object v = n.value;
             if (v instanceof org.jbeam.term.Term t) out.add(t);
-            else if (v != null && asMessage != null && asMessage.apply(v) instanceof org.jbeam.term.Term t) out.add(t);
+            else if (v != null && asMessage.apply(v) instanceof org.jbeam.term.Term t) out.add(t);
         }
     }
 

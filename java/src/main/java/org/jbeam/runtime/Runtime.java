@@ -99,43 +99,25 @@ public final class Runtime {
     /** Erlang send ({@code Dest ! Msg}): pid, registered name, {Name, Node} or port. */
     public void send(ErlProcess from, Term dest, Term msg) {
         if (from != null && from.trace != null) org.jbeam.trace.Tracing.send(from, dest, msg);
-        if (from != null && from.seqToken != null && sendWithToken(from, dest, msg)) return;
         sendUntraced(from, dest, msg);
     }
 
     /** The sequential tracer (system_flag(sequential_tracer, T)), or null: none (ADR 0070). */
     public volatile Term seqTracer;
 
-    /**
-     * A send from a process with a sequential trace token to a local process: the message carries
-     * the token. False for other destinations (ports, other nodes, unknown names), which take the
-     * plain path without it (and its errors).
-     */
-    private boolean sendWithToken(ErlProcess from, Term dest, Term msg) {
-        Term d = dest;
-        if (d instanceof EAtom name) d = registry.whereis(name);
-        else if (d instanceof ETuple t && t.arity() == 2 && t.get(0) instanceof EAtom name && t.get(1) == thisNode) d = registry.whereis(name);
-        else if (d instanceof ERef ref && ref.node == nodeName) d = aliases.target(ref);
-        if (!(d instanceof EPid pid) || pid.node != nodeName) return false;
-        ErlProcess to = resolve(pid);
-        if (to == null) return true; // a dead local process: the message goes nowhere, as without a token
-        to.deliver(msg, org.jbeam.trace.SeqTrace.sent(from, to.pid, msg));
-        return true;
-    }
-
     /** A send already traced (or not traced): a registered name's send resolves to its pid here. */
     private void sendUntraced(ErlProcess from, Term dest, Term msg) {
         // A local pid first, without the type switch (an invokedynamic typeSwitch, slow until C2
         // has compiled it: this is on every send; ADR 0028).
-        if (dest instanceof EPid pid && pid.node == nodeName) sendTo(pid, msg);
-        else if (dest instanceof ERef ref && ref.node == nodeName) sendToRef(ref, msg);
+        if (dest instanceof EPid pid && pid.node == nodeName) sendLocal(from, pid, msg);
+        else if (dest instanceof ERef ref && ref.node == nodeName) sendToRef(from, ref, msg);
         else sendOther(from, dest, msg);
     }
 
     private void sendOther(ErlProcess from, Term dest, Term msg) {
         switch (dest) {
             case EPid pid when pid.node != nodeName -> dist.send(from, pid, msg);
-            case EPid pid -> sendTo(pid, msg);
+            case EPid pid -> sendLocal(from, pid, msg);
             case EAtom name -> {
                 if (name == BootProgress.INIT) BootProgress.observe(this, msg);
                 Term t = registry.whereis(name);
@@ -152,7 +134,7 @@ public final class Runtime {
             }
             case ERef ref when ref.node != nodeName -> dist.sendAlias(from, ref, msg);
             case EPort port -> PortMessages.handle(this, from, port, msg);
-            case ERef ref -> sendToRef(ref, msg);
+            case ERef ref -> sendToRef(from, ref, msg);
             default -> throw ErlangException.badarg();
         }
     }
@@ -162,16 +144,31 @@ public final class Runtime {
      * Every gen_server reply goes to an alias: taken before the type switch of {@link #sendOther}
      * (slow until C2 has compiled it, and then a class_check trap in some runs: ADR 0053).
      */
-    private void sendToRef(ERef ref, Term msg) {
+    private void sendToRef(ErlProcess from, ERef ref, Term msg) {
         EPid target = aliases.target(ref);
-        if (target != null) sendTo(target, msg);
+        if (target != null) sendLocal(from, target, msg);
     }
 
-    public void sendTo(EPid pid, Term msg) {
+    /**
+     * A send to a local pid, whatever the destination named. A sender with a sequential trace
+     * token sends a copy of it with the message (ADR 0070), unless the receiver is gone: erts
+     * neither traces nor counts a send to a dead process.
+     */
+    private void sendLocal(ErlProcess from, EPid pid, Term msg) {
+        if (from == null || from.seqToken == null) sendTo(pid, msg);
+        else if (pid.process != null || resolve(pid) != null) sendTo(pid, msg, org.jbeam.trace.SeqTrace.sent(from, pid, msg));
+    }
+
+    public void sendTo(EPid pid, Term msg) { sendTo(pid, msg, null); }
+
+    /** A message to a local pid carrying sequential trace token {@code token} (null: none). */
+    public void sendTo(EPid pid, Term msg, ETuple token) {
         Object o = pid.process;
         if (o == null) o = resolve(pid);
-        if (o instanceof ErlProcess p) p.deliver(msg);
-        else if (o instanceof SignalSink k) k.message(msg);
+        if (o instanceof ErlProcess p) {
+            if (token == null) p.deliver(msg);
+            else p.deliver(msg, token);
+        } else if (o instanceof SignalSink k) k.message(msg);
     }
 
     /**

@@ -18,9 +18,9 @@ import org.jbeam.term.*;
  * at least the message's serial.
  *
  * <p>Across the distribution the token travels in the *_TT control messages. Not done: tokens
- * to ports (dropped), a tracer module
- * as sequential tracer (badarg), and the spawn_request/spawn_reply events erts emits when a
- * process with a token spawns (the child inherits the token without them).
+ * to ports (dropped), a tracer module as sequential tracer (badarg), and the
+ * spawn_request/spawn_reply events erts emits when a process with a token spawns (the child
+ * inherits the token without them).
  */
 public final class SeqTrace implements BifModule {
     static final int SEND = 1, RECEIVE = 2, PRINT = 4, NOW_TS = 8, STRICT_MON_TS = 16, MON_TS = 32;
