@@ -105,6 +105,7 @@ send_order() ->
     lists:all(fun(S) -> [N || {S2, N} <- Got, S2 =:= S] =:= lists:seq(1, 500) end, lists:seq(1, 8)).
 
 %% A call to a server that stops while the call is under way: a reply or an exit, never a hang.
+%% Which of the two comes depends on scheduling (on erl as well), so only anything else is printed.
 call_dying() ->
     lists:usort([begin
         {ok, S} = gen_server:start(race_sweep_server(), [], []),
@@ -113,7 +114,7 @@ call_dying() ->
         catch exit:{Reason, _} when Reason =:= noproc; Reason =:= normal; Reason =:= shutdown -> exited;
               exit:{timeout, _} -> hung
         end
-    end || _ <- lists:seq(1, 100)]).
+    end || _ <- lists:seq(1, 100)]) -- [replied, exited].
 
 race_sweep_server() -> ?MODULE.
 
