@@ -102,7 +102,7 @@ final class LoadNif {
     /**
      * A NIF as a BIF of every shape: one class for all NIFs, so the interpreter's NIF call site
      * (Interpreter.callNif) stays monomorphic; arities 0-3 pass no argument array. Callers pick
-     * the shape by the entry's arity (callNif, invokeNative), never by type (Bif.invoke, which is
+     * the shape by the entry's arity (NativeCalls.callNif and invoke), never by type (Bif.invoke, which is
      * only used on BifTable's own entries).
      */
     private record NifBif(NifFunction f) implements Bif.F0, Bif.F1, Bif.F2, Bif.F3, Bif.N {

@@ -212,7 +212,7 @@ public final class Interpreter {
                     case CALL -> { pin(); push(in.ret); pc = localCall(in, in.b, in.a); }
                     case CALL_LAST -> { pin(); sp -= in.c; pc = localCall(in, in.b, in.a); }
                     case CALL_ONLY -> { pin(); pc = localCall(in, in.b, in.a); }
-                    // A native that suspended (Trap.await) leaves the loop with LEAVE (see awaitAsync).
+                    // A native that suspended (Trap.await) leaves the loop with LEAVE (see Traps.awaitAsync).
                     case CALL_EXT -> { pin(); pc = callExport((Export) in.o, in.a, in.ret, pc); }
                     case CALL_EXT_LAST -> { pin(); sp -= in.c; pc = callExport((Export) in.o, in.a, null, pc); }
                     case CALL_EXT_ONLY -> { pin(); pc = callExport((Export) in.o, in.a, null, pc); }
@@ -349,7 +349,7 @@ public final class Interpreter {
 
     /** A BIF instruction's general path: call the BIF, take the fail label or store the result. */
     int bifSlow(Instr in, int pc) {
-        Term r = guardBif(in);
+        Term r = NativeCalls.guardBif(this, in);
         if (r == null) return in.e;
         put(in.d, r);
         return pc;
@@ -450,8 +450,8 @@ public final class Interpreter {
         BifTable.Entry b = e.bif;
         if (b != null) {
             pcAtCall = pc;
-            Term r = invokeNative(b, arity);
-            if (r instanceof Trap t) return trap(t, ret, pc);
+            Term r = NativeCalls.invoke(this, b, arity);
+            if (r instanceof Trap t) return Traps.run(this, t, ret, pc);
             if (returnTrace != null) org.jbeam.trace.Tracing.returned(p, returnTrace, r);
             if (returnTo != null) CallTracing.nativeReturnedTo(this, returnTo);
             x[0] = r;
@@ -477,7 +477,7 @@ public final class Interpreter {
             }
         }
         Instr body = m.code[e.pc];
-        if (body.op == Ops.CALL_NATIVE && body.c == Ops.NATIVE_NIF) return callNif(body, arity, ret, pc);
+        if (body.op == Ops.CALL_NATIVE && body.c == Ops.NATIVE_NIF) return NativeCalls.callNif(this, body, arity, ret, pc);
         if (ret != null) push(ret);
         setCode(m);
         // Message-passing code is seldom preempted (it waits first), so calls across modules
@@ -497,170 +497,6 @@ public final class Interpreter {
         Term[] a = new Term[arity];
         System.arraycopy(x, 0, a, 0, arity);
         return a;
-    }
-
-    /** Calls a native function with x0..x(arity-1); on failure records the frame for the stack trace. */
-    /**
-     * A NIF called through its export runs in place, like a BIF: no entering and leaving its
-     * stub module (ADR 0006). Its error frame is then the NIF's followed by the caller's, as in
-     * erts; after a tail call the caller's frame is gone, as it would be had the stub run.
-     */
-    private int callNif(Instr body, int arity, ReturnAddr ret, int pc) {
-        pcAtCall = pc;
-        Term r;
-        try {
-            // A call site of its own: every NIF entry has the same class (LoadNif), so this
-            // dispatch is monomorphic and inlined, unlike invokeNative's over all BIFs.
-            Bif fn = ((BifTable.Entry) body.o).fn();
-            r = switch (arity) {
-                case 0 -> ((Bif.F0) fn).apply(p);
-                case 1 -> ((Bif.F1) fn).apply(p, x[0]);
-                case 2 -> ((Bif.F2) fn).apply(p, x[0], x[1]);
-                case 3 -> ((Bif.F3) fn).apply(p, x[0], x[1], x[2]);
-                default -> ((Bif.N) fn).apply(p, args(arity));
-            };
-        } catch (ErlangException ex) {
-            throw nifFailed(ex, body, arity, ret);
-        }
-        return nifReturned(r, ret, pc);
-    }
-
-    /** A NIF called in place raised {@code ex}: its frame is the NIF's (shared with JitNif's calls). */
-    ErlangException nifFailed(ErlangException ex, Instr body, int arity, ReturnAddr ret) {
-        if (ex.frameModule == null && ex.stacktrace == null && !ex.noNativeFrame) {   // as invokeNative
-            BifTable.Entry e = (BifTable.Entry) body.o;
-            ex.frameModule = e.module(); ex.frameFunction = e.name(); ex.frameArgs = ECons.of(args(arity));
-        }
-        ex.skipCurrentFrame = ret == null;
-        return ex;
-    }
-
-    /** A NIF called in place returned {@code r} (a term or a Trap); returns the next pc. */
-    int nifReturned(Term r, ReturnAddr ret, int pc) {
-        if (r instanceof Trap t) return trap(t, ret, pc);
-        x[0] = r;
-        return ret != null ? pc : doReturn();
-    }
-
-    Term invokeNative(BifTable.Entry e, int arity) {
-        try {
-            // Dispatch on the declared arity (a cheap int switch) rather than on the lambda's type.
-            Bif fn = e.fn();
-            switch (e.arity()) {
-                case 0: if (fn instanceof Bif.F0 f) return f.apply(p); break;
-                case 1: if (fn instanceof Bif.F1 f) return f.apply(p, x[0]); break;
-                case 2: if (fn instanceof Bif.F2 f) return f.apply(p, x[0], x[1]); break;
-                case 3: if (fn instanceof Bif.F3 f) return f.apply(p, x[0], x[1], x[2]); break;
-                default: break;
-            }
-            return ((Bif.N) fn).apply(p, args(arity));
-        } catch (ErlangException ex) {
-            if (ex.frameModule == null && ex.stacktrace == null && !ex.noNativeFrame) {
-                ex.frameModule = e.module(); ex.frameFunction = e.name(); ex.frameArgs = ECons.of(args(arity));
-            }
-            throw ex;
-        }
-    }
-
-    /** bif0/1/2 and gc_bif1/2/3: returns the result, or null to take the fail label. */
-    private Term guardBif(Instr in) {
-        Export e = (Export) in.o;
-        BifTable.Entry b = e.bif;
-        Term a = null, bb = null, c = null;
-        try {
-            if (b == null) {
-                vm.code.autoload(e);
-                b = e.bif;
-                if (b == null) throw Exceptions.undef(e.m, e.f, new Term[0], false);
-            }
-            switch (e.arity) {
-                case 0: return ((Bif.F0) b.fn()).apply(p);
-                case 1: a = get(in.a); return ((Bif.F1) b.fn()).apply(p, a);
-                case 2: a = get(in.a); bb = get(in.b); return ((Bif.F2) b.fn()).apply(p, a, bb);
-                default: a = get(in.a); bb = get(in.b); c = get(in.c); return ((Bif.F3) b.fn()).apply(p, a, bb, c);
-            }
-        } catch (ErlangException ex) {
-            if (in.e != 0) return null;
-            if (ex.frameModule == null && ex.stacktrace == null && !ex.noNativeFrame) {
-                Term[] args = switch (e.arity) { case 0 -> new Term[0]; case 1 -> new Term[] {a}; case 2 -> new Term[] {a, bb}; default -> new Term[] {a, bb, c}; };
-                ex.frameModule = e.m; ex.frameFunction = e.f; ex.frameArgs = ECons.of(args);
-            }
-            throw ex;
-        }
-    }
-
-    /** A BIF asked the interpreter to call something in its place (apply, yield). */
-    int trap(Trap t, ReturnAddr ret, int pc) {
-        if (t == Trap.YIELD) {
-            x[0] = EAtom.TRUE;
-            int next = ret != null ? pc : doReturn();
-            return preemptAt(next, 1);
-        }
-        if (t.awaiting != null) {
-            enterAwait(ret);
-            return awaitAsync(org.jbeam.runtime.ProcessTable.PC_AWAIT);
-        }
-        if (t.then != null) {
-            if (t.yieldFirst) {
-                // Park on an already completed call whose outcome is the continuation, and let
-                // the process go to the back of the run queue: the await instruction runs it.
-                org.jbeam.runtime.AsyncCall c = p.beginAsync();
-                c.complete(Trap.then(t.then));
-                enterAwait(ret);
-                return preemptAt(org.jbeam.runtime.ProcessTable.PC_AWAIT, 0);
-            }
-            Term r = t.then.get();
-            if (r instanceof Trap t2) return trap(t2, ret, pc);
-            x[0] = r;
-            return ret != null ? pc : doReturn();
-        }
-        Term[] args = t.args;
-        System.arraycopy(args, 0, x, 0, args.length);
-        if (t.hibernate) {
-            ErlProcess proc = p;
-            for (int i = 1; i < sp; i++) stk[i] = null;
-            sp = 1; // only the exit address stays
-            proc.catches = 0;
-            proc.startExport = t.export;
-            proc.hibernated = true;
-            setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
-            // An exit signal taken here ends the process now (it would otherwise wake into its
-            // function and handle queued messages until its slice ran out).
-            if (!Signals.drain(proc)) throw exitNow(proc);
-            if (proc.mailbox.current() != null) return org.jbeam.runtime.ProcessTable.PC_START;
-            throw new Preempt(suspend(org.jbeam.runtime.ProcessTable.PC_START, args.length, WAITING));
-        }
-        if (t.export != null) return callExport(t.export, args.length, ret, pc);
-        x[args.length] = t.fun;
-        return callFun(t.fun, args.length, ret, pc);
-    }
-
-    /**
-     * Enter the system module's await instruction as if it were a called function's body: it
-     * returns the pending call's outcome to the caller ({@code ret}, or the frame's own return
-     * address for a tail call) once the call completes.
-     */
-    private void enterAwait(ReturnAddr ret) {
-        if (ret != null) push(ret);
-        setCode(org.jbeam.runtime.ProcessTable.SYSTEM);
-    }
-
-    /** The await_async instruction at {@code pc}: deliver the pending call's outcome or park again. */
-    int awaitAsync(int pc) {
-        ErlProcess proc = p;
-        org.jbeam.runtime.AsyncCall c = proc.pendingCall;
-        Object o = c.outcome();
-        // Not done: park again. A stray wake-up (a message) only re-runs this check; an exit
-        // signal is handled by Signals.drain before the process runs at all. LEAVE, not a thrown
-        // Preempt: every caller (trap, callExport, callFun, apply, the loop and compiled code)
-        // passes a LEAVE pc up, and unwinding compiled frames by exception was ~7% of the scheduler
-        // threads' samples in the passive TCP echo, which suspends here once per recv (ADR 0033).
-        if (o == null) { leaveOutcome = suspend(pc, 0, WAITING); return LEAVE; }
-        proc.pendingCall = null;
-        if (o instanceof ErlangException ex) throw ex;
-        if (o instanceof Trap t) return trap(t, null, pc);   // e.g. a continuation back on this scheduler
-        x[0] = (Term) o;
-        return doReturn();
     }
 
     int callFun(Term f, int arity, ReturnAddr ret, int pc) {

@@ -37,9 +37,9 @@ public final class JitNif {
         try {
             r = fn.apply(it.p);
         } catch (ErlangException ex) {
-            throw it.nifFailed(ex, body, 0, ret);
+            throw NativeCalls.nifFailed(it, ex, body, 0, ret);
         }
-        return it.nifReturned(r, ret, pc);
+        return NativeCalls.nifReturned(it, r, ret, pc);
     }
 
     static int call1(Interpreter it, Bif.F1 fn, Instr body, ReturnAddr ret, int pc) {
@@ -48,9 +48,9 @@ public final class JitNif {
         try {
             r = fn.apply(it.p, it.x[0]);
         } catch (ErlangException ex) {
-            throw it.nifFailed(ex, body, 1, ret);
+            throw NativeCalls.nifFailed(it, ex, body, 1, ret);
         }
-        return it.nifReturned(r, ret, pc);
+        return NativeCalls.nifReturned(it, r, ret, pc);
     }
 
     static int call2(Interpreter it, Bif.F2 fn, Instr body, ReturnAddr ret, int pc) {
@@ -60,9 +60,9 @@ public final class JitNif {
             Term[] x = it.x;
             r = fn.apply(it.p, x[0], x[1]);
         } catch (ErlangException ex) {
-            throw it.nifFailed(ex, body, 2, ret);
+            throw NativeCalls.nifFailed(it, ex, body, 2, ret);
         }
-        return it.nifReturned(r, ret, pc);
+        return NativeCalls.nifReturned(it, r, ret, pc);
     }
 
     static int call3(Interpreter it, Bif.F3 fn, Instr body, ReturnAddr ret, int pc) {
@@ -72,8 +72,8 @@ public final class JitNif {
             Term[] x = it.x;
             r = fn.apply(it.p, x[0], x[1], x[2]);
         } catch (ErlangException ex) {
-            throw it.nifFailed(ex, body, 3, ret);
+            throw NativeCalls.nifFailed(it, ex, body, 3, ret);
         }
-        return it.nifReturned(r, ret, pc);
+        return NativeCalls.nifReturned(it, r, ret, pc);
     }
 }

@@ -78,8 +78,8 @@ final class SlowOps {
         Term[] x = it.x;
         switch (in.op) {
             case Ops.CALL_NATIVE -> { Interpreter.pin();
-                Term r = it.invokeNative((BifTable.Entry) in.o, in.a);
-                if (r instanceof Trap t) return it.trap(t, null, pc);
+                Term r = NativeCalls.invoke(it, (BifTable.Entry) in.o, in.a);
+                if (r instanceof Trap t) return Traps.run(it, t, null, pc);
                 x[0] = r;
                 return it.doReturn();
             }
@@ -177,7 +177,7 @@ final class SlowOps {
                 return it.callExport(e, e.arity, null, pc);
             }
             case Ops.AWAIT_ASYNC -> { Interpreter.pin();
-                try { return it.awaitAsync(pc - 1); }
+                try { return Traps.awaitAsync(it, pc - 1); }
                 catch (Interpreter.Preempt pre) { return leave(it, pre.outcome); }
             }
             case Ops.RETURN_TRACE -> { Interpreter.pin(); return CallTracing.returned(it); }
