@@ -30,6 +30,7 @@ compiler() ->
      {compile_to_asm, fun() ->
          {ok, Forms} = forms("-module(asm1).\n-export([h/0]).\nh() -> ok.\n"),
          {ok, asm1, {asm1, Exp, _, Fs, _}} = compile:forms(Forms, ['S', binary]),
+         _ = file:delete("asm1.S"),   % OTP 25 also writes the listing into the cwd
          {Exp, length(Fs)}
      end},
      {beam_lib_chunks, fun() ->

@@ -75,6 +75,12 @@ final class FloatCode {
 
     boolean any() { return nfr > 0; }
 
+    /** No x register of the method is a double local (ArithChain leaves such methods alone). */
+    boolean noPlannedLocals() { return plan == null || plan.locals() == 0; }
+
+    /** The first local slot above the float locals (ArithChain's long locals start there). */
+    int firstFreeLocal() { return tmp + 2; }
+
     /** Handles the float instructions; false for everything else. */
     boolean instr(int pc, Instr in) {
         switch (in.op) {

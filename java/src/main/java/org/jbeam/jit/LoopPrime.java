@@ -6,8 +6,8 @@ import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
 
 /**
- * Self-recursive Erlang functions as HotSpot sees them (ADR 0050), an experiment kept behind
- * {@code -Djbeam.jit.loopPrime=true} (off by default). A compiled function calling itself jumps
+ * Self-recursive Erlang functions as HotSpot sees them (ADR 0050; on by default since ADR 0071,
+ * {@code -Djbeam.jit.loopPrime=false} turns it off). A compiled function calling itself jumps
  * back to its own entry, and returns to its own return points through the dispatch switch at the
  * top of {@code run}: to HotSpot both are loop back edges, while {@code run} itself is invoked
  * once per slice or per process. So the loop counter passes C2's on-stack-replacement threshold
@@ -22,12 +22,14 @@ import java.lang.classfile.Label;
  * invocation count then keeps up with the loop count and the normal compile is requested first.
  * It does that (PrintCompilation: one tier-4 compile of the comprehension instead of three), but
  * fib/1 reached its C2 plateau later than without it in A/B curves under load 16-20, and mandel's
- * runs 6-8 did not change measurably; see the ADR.
+ * runs 6-8 did not change measurably. On a quiet machine (load 1-2) the sequential group's geomean
+ * was better with it in four of four alternating rounds (2.24-2.53 against 2.71-2.97), fib/1 most
+ * (3-11x erl against 11-19x): ADR 0071.
  */
 final class LoopPrime {
     private LoopPrime() {}
 
-    static final boolean ENABLED = Boolean.getBoolean("jbeam.jit.loopPrime");
+    static final boolean ENABLED = !"false".equals(System.getProperty("jbeam.jit.loopPrime"));
 
     /** Self calls per priming call, minus one (a mask of the reduction count). */
     static final int MASK = 7;

@@ -96,7 +96,21 @@ final class MethodBody {
 
         Label start = c.newLabel(), end = c.newLabel(), handler = c.newLabel();
         c.labelBinding(start);
+        int chained = lo;   // instructions before this one are in a chain already
         for (int pc = lo; pc < hi; pc++) {
+            int chainEnd = pc >= chained ? ArithChain.end(this, pc) : pc;
+            if (chainEnd > pc) {   // an optimistic copy in long locals first (ADR 0071)
+                Label[] ordinary = new Label[chainEnd - pc];
+                ordinary[0] = c.newLabel();
+                for (int i = 1; i < ordinary.length; i++) ordinary[i] = at(pc + i);
+                c.labelBinding(at(pc));
+                ArithChain.emit(this, pc, chainEnd, ordinary, fl.firstFreeLocal());
+                c.labelBinding(ordinary[0]);
+                c.loadConstant(pc); c.istore(CUR);
+                instr(pc, code[pc]);
+                chained = chainEnd;
+                continue;
+            }
             c.labelBinding(at(pc));
             c.loadConstant(pc); c.istore(CUR);
             instr(pc, code[pc]);
