@@ -66,10 +66,26 @@ final class ArithChain {
     }
 
     /**
+     * At instruction {@code start}'s label: the optimistic copy of {@code [start, end)}, then the
+     * ordinary code of {@code start} (the loop of MethodBody.emit goes on with the next one).
+     */
+    static void emitAt(MethodBody b, int start, int end) {
+        CodeBuilder c = b.c;
+        Label[] ordinary = new Label[end - start];
+        ordinary[0] = c.newLabel();
+        for (int i = 1; i < ordinary.length; i++) ordinary[i] = b.at(start + i);
+        c.labelBinding(b.at(start));
+        emit(b, start, end, ordinary, b.fl.firstFreeLocal());
+        c.labelBinding(ordinary[0]);
+        c.loadConstant(start); c.istore(MethodBody.CUR);
+        b.instr(start, b.code[start]);
+    }
+
+    /**
      * Emits the optimistic copy of {@code [start, end)}; {@code ordinary[i]} is the label of the
      * ordinary code of instruction {@code start + i}. Leaves with a jump to instruction {@code end}.
      */
-    static void emit(MethodBody b, int start, int end, Label[] ordinary, int firstLocal) {
+    private static void emit(MethodBody b, int start, int end, Label[] ordinary, int firstLocal) {
         CodeBuilder c = b.c;
         if (DEBUG) System.err.println("jit: " + b.f + " integer chain at " + start + ".." + end);
         int ta = firstLocal, tb = firstLocal + 2, tr = firstLocal + 4;

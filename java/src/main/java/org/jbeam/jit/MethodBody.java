@@ -100,14 +100,7 @@ final class MethodBody {
         for (int pc = lo; pc < hi; pc++) {
             int chainEnd = pc >= chained ? ArithChain.end(this, pc) : pc;
             if (chainEnd > pc) {   // an optimistic copy in long locals first (ADR 0071)
-                Label[] ordinary = new Label[chainEnd - pc];
-                ordinary[0] = c.newLabel();
-                for (int i = 1; i < ordinary.length; i++) ordinary[i] = at(pc + i);
-                c.labelBinding(at(pc));
-                ArithChain.emit(this, pc, chainEnd, ordinary, fl.firstFreeLocal());
-                c.labelBinding(ordinary[0]);
-                c.loadConstant(pc); c.istore(CUR);
-                instr(pc, code[pc]);
+                ArithChain.emitAt(this, pc, chainEnd);
                 chained = chainEnd;
                 continue;
             }
