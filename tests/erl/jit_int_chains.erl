@@ -25,6 +25,10 @@ shifts(X, N) -> ((X bsl N) bsr 1) bor (X band 7).
 negs(X, Y) -> ((X - Y) - Y) - 9223372036854775807.
 masks(X, Y) -> ((X bor Y) bxor (X band Y)) band (Y bsr 2).
 
+%% operands in y registers (kept across a call), results going on into a tuple and a call
+id(X) -> X.
+ych(X, Y) -> Z = id(X), W = ((Z band Y) bsl 3 + Y) rem 1000 - Z * 2, {id(W), Z, Y, (W bxor Z) bsr 2 + Y}.
+
 guarded(X) when ((X band 255) bsl 2) + 1 > 100 -> big;
 guarded(_) -> small.
 
@@ -47,6 +51,7 @@ all() ->
      [t(fun() -> shifts(A, N) end) || A <- Vs, N <- shiftsBy()],
      [t(fun() -> negs(A, B) end) || A <- Vs, B <- Vs],
      [t(fun() -> masks(A, B) end) || A <- Vs, B <- Vs],
+     [t(fun() -> ych(A, B) end) || A <- Vs, B <- Vs],
      [guarded(A) || A <- Vs],
      [guarded2(A, B) || A <- Vs, B <- Vs]].
 
@@ -56,6 +61,7 @@ rounds(N, {S1, S0}) -> rounds(N - 1, mix(S0 + N, S1)).
 warm(0, Acc) -> Acc;
 warm(N, Acc) ->
     A = poly(N, Acc) + wide(N, 3) + divs(N, 7) + shifts(N, N rem 9) + negs(N, 2) + masks(N, Acc),
+    _ = ych(N, Acc),
     B = case {guarded(N), guarded2(N, Acc)} of {big, three} -> 1; {big, _} -> 2; {_, three} -> 3; _ -> 4 end,
     warm(N - 1, (A + B) rem 1000000007).
 
