@@ -25,7 +25,7 @@ public final class JitSupport {
     private JitSupport() {}
 
     public static final boolean ENABLED = !"false".equals(System.getProperty("jbeam.jit"));
-    static final boolean DEBUG = Boolean.getBoolean("jbeam.jit.debug");
+    public static final boolean DEBUG = Boolean.getBoolean("jbeam.jit.debug");
     public static final int THRESHOLD = Integer.getInteger("jbeam.jit.threshold", 3);
 
     /** Compiles a function into a {@link CompiledFunction}, or returns null when it cannot. */

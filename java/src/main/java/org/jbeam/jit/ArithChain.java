@@ -1,18 +1,21 @@
 package org.jbeam.jit;
 
 import static java.lang.constant.ConstantDescs.*;
+import static org.jbeam.jit.JitCompiler.*;
 
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
-import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.jbeam.code.Instr;
 import org.jbeam.code.Ops;
+import org.jbeam.interp.JitSupport;
 import org.jbeam.term.ESmall;
 
 /**
@@ -34,17 +37,14 @@ final class ArithChain {
 
     static final boolean ENABLED = !"false".equals(System.getProperty("jbeam.jit.intChains"));
 
-    private static final ClassDesc CD_ESMALL = ClassDesc.of("org.jbeam.term.ESmall");
-    private static final boolean DEBUG = Boolean.getBoolean("jbeam.jit.debug");
 
     /** The end (exclusive) of a chain starting at {@code start}, or {@code start} when none does. */
     static int end(MethodBody b, int start) {
         if (!ENABLED || !b.fl.noPlannedLocals()) return start;
-        Map<Integer, Boolean> written = new LinkedHashMap<>();
+        Set<Integer> written = new HashSet<>();
         int pc = start, overwritten = 0;
         while (pc < b.hi && eligible(b, b.code[pc])) {
-            int d = b.code[pc].d;
-            if (written.put(d, true) != null) overwritten++;
+            if (!written.add(b.code[pc].d)) overwritten++;
             pc++;
         }
         return pc - start >= 2 && overwritten > 0 ? pc : start;
@@ -60,9 +60,7 @@ final class ArithChain {
 
     /** x and y registers (checked at run time), literal small integers. */
     private static boolean operand(MethodBody b, int op) {
-        int kind = op & Instr.KIND_MASK;
-        if (kind == Instr.X || kind == Instr.Y) return true;
-        return kind == Instr.K && b.f.module.consts[op & Instr.INDEX_MASK] instanceof ESmall;
+        return Instr.isX(op) || Instr.isY(op) || b.smallLiteral(op) != null;
     }
 
     /**
@@ -87,7 +85,7 @@ final class ArithChain {
      */
     private static void emit(MethodBody b, int start, int end, Label[] ordinary, int firstLocal) {
         CodeBuilder c = b.c;
-        if (DEBUG) System.err.println("jit: " + b.f + " integer chain at " + start + ".." + end);
+        if (JitSupport.DEBUG) System.err.println("jit: " + b.f + " integer chain at " + start + ".." + end);
         int ta = firstLocal, tb = firstLocal + 2, tr = firstLocal + 4;
         int next = firstLocal + 6;
         Map<Integer, Integer> slots = new LinkedHashMap<>();   // x register -> its long local
@@ -122,8 +120,9 @@ final class ArithChain {
             c.lload(slots.get(Instr.index(op))); c.lstore(slot);
             return;
         }
-        if ((op & Instr.KIND_MASK) == Instr.K) {
-            c.loadConstant(((ESmall) b.f.module.consts[op & Instr.INDEX_MASK]).value); c.lstore(slot);
+        ESmall k = b.smallLiteral(op);
+        if (k != null) {
+            c.loadConstant(k.value); c.lstore(slot);
             return;
         }
         b.e.get(op);
@@ -150,7 +149,7 @@ final class ArithChain {
                 c.lload(a); c.lload(b); c.lmul(); c.lstore(r);
                 // the high half must be the sign extension of the low one
                 c.lload(a); c.lload(b);
-                c.invokestatic(ClassDesc.of("java.lang.Math"), "multiplyHigh", MethodTypeDesc.of(CD_long, CD_long, CD_long));
+                c.invokestatic(CD_MATH, "multiplyHigh", MethodTypeDesc.of(CD_long, CD_long, CD_long));
                 c.lload(r); c.loadConstant(63); c.lshr(); c.lcmp(); c.ifne(bail);
             }
             case Ops.REM, Ops.IDIV -> {

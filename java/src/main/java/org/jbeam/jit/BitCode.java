@@ -110,7 +110,7 @@ final class BitCode {
         Label generic = c.newLabel();
         for (int i = append ? 1 : 0; i < segs.length; i++) {
             if (segs[i].type() != BinSegment.INTEGER) continue;
-            e.get(segs[i].src()); c.instanceOf(desc("org.jbeam.term.ESmall")); c.ifeq(generic);
+            e.get(segs[i].src()); c.instanceOf(CD_ESMALL); c.ifeq(generic);
         }
         if (append) { e.get(segs[0].src()); c.loadConstant(segs[0].unit()); e.call(CD_BF, "appendable", CD_boolean, CD_TERM, CD_int); c.ifeq(generic); }
         final long size = total;

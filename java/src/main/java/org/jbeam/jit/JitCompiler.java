@@ -44,7 +44,7 @@ public final class JitCompiler implements JitSupport.Compiler {
             CD_SLOW = desc("org.jbeam.interp.SlowOps"), CD_SMALL = desc("org.jbeam.interp.SmallInts"),
             CD_MAPS = desc("org.jbeam.interp.Maps"), CD_FLOATS = desc("org.jbeam.interp.Floats"),
             CD_SELECT = desc("org.jbeam.code.SelectTable"), CD_INTS = CD_int.arrayType(),
-            CD_MATH = desc("java.lang.Math");
+            CD_MATH = desc("java.lang.Math"), CD_ESMALL = desc("org.jbeam.term.ESmall");
     static final MethodTypeDesc RUN = MethodTypeDesc.of(CD_int, CD_INTERP, CD_int);
 
     private static final AtomicInteger SEQ = new AtomicInteger();

@@ -457,8 +457,8 @@ final class MethodBody {
         Label slow = c.newLabel(), done = c.newLabel();
         e.get(in.a);
         // A literal small integer second operand: as a long constant (SmallInts.addK, ADR 0059).
-        if (owner == CD_SMALL && LITERAL_HELPERS.contains(helper) && (in.b & Instr.KIND_MASK) == Instr.K
-                && f.module.consts[in.b & Instr.INDEX_MASK] instanceof org.jbeam.term.ESmall k) {
+        org.jbeam.term.ESmall k;
+        if (owner == CD_SMALL && LITERAL_HELPERS.contains(helper) && (k = smallLiteral(in.b)) != null) {
             c.loadConstant(k.value); e.call(owner, helper + "K", CD_TERM, CD_TERM, CD_long);
         } else { e.get(in.b); e.call(owner, helper, CD_TERM, CD_TERM, CD_TERM); }
         c.astore(T1);
@@ -469,6 +469,11 @@ final class MethodBody {
         c.labelBinding(slow);
         bifSlow(pc, in);
         c.labelBinding(done);
+    }
+
+    /** The literal small integer operand {@code op} names, or null (a register, another literal). */
+    org.jbeam.term.ESmall smallLiteral(int op) {
+        return (op & Instr.KIND_MASK) == Instr.K && f.module.consts[op & Instr.INDEX_MASK] instanceof org.jbeam.term.ESmall k ? k : null;
     }
 
     /** bifSlow returns pc+1 on success or the fail label. */
